@@ -1,0 +1,25 @@
+package dev.distlock.core;
+
+/**
+ * The root of distlock's exceptions. Each names the lock it is about.
+ */
+public class DistributedLockException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String lockName;
+
+    public DistributedLockException(String lockName, String message, Throwable cause) {
+        super(message, cause);
+        this.lockName = lockName;
+    }
+
+    public DistributedLockException(String lockName, String message) {
+        this(lockName, message, null);
+    }
+
+    /** The name of the lock this failure is about. */
+    public String getLockName() {
+        return lockName;
+    }
+}

@@ -1,0 +1,127 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A distributed lock obtained by name from a {@link LockRegistry}.
+ *
+ * <p>It behaves like a {@link java.util.concurrent.locks.ReentrantLock} shared by every process that uses
+ * the same backend: a hold belongs to the thread that acquired it, the same thread may acquire it again
+ * (only the last {@link #unlock()} releases it in the backend), and another thread's {@code unlock()} is an
+ * {@link IllegalMonitorStateException}. Every acquisition gets a {@linkplain #fencingToken() fencing token}
+ * larger than any earlier one for the same name.
+ *
+ * <p>A hold can be <em>lost</em>: its lease expired, or someone deleted or overwrote the key. The holder
+ * learns of it from the watchdog (listeners are told at once, {@link #isHeldByCurrentThread()} turns false)
+ * and at the latest from {@link #unlock()}, which then throws {@link LockLostException} and leaves the new
+ * owner's key alone.
+ *
+ * <p>To release a hold from another thread (asynchronous code), the acquiring thread calls
+ * {@link #detach()} and hands the returned {@link DetachedLock} over.
+ */
+public interface FencedLock extends Lock {
+
+    /** The name this lock was obtained by. */
+    String name();
+
+    /**
+     * Acquires the lock, waiting at most {@code wait}.
+     *
+     * @param wait how long to wait; {@link Duration#ZERO} (or negative) means exactly one try
+     * @return whether the current thread now holds the lock
+     * @throws InterruptedException if interrupted while waiting; the lock is then not held
+     * @throws LockBackendException if the backend failed; bounded by the wait plus one command timeout
+     */
+    boolean tryLock(Duration wait) throws InterruptedException;
+
+    /** Same as {@link #tryLock(Duration)}. */
+    @Override
+    default boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+        return tryLock(Duration.ofNanos(unit.toNanos(time)));
+    }
+
+    /** One try, no waiting. */
+    @Override
+    default boolean tryLock() {
+        try {
+            return tryLock(Duration.ZERO);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Waits as long as it takes to acquire the lock. An interrupt does not stop the wait; the thread's
+     * interrupt flag is set again when this returns.
+     */
+    @Override
+    void lock();
+
+    /** Waits as long as it takes to acquire the lock, unless interrupted. */
+    @Override
+    void lockInterruptibly() throws InterruptedException;
+
+    /**
+     * Releases one hold of the current thread; the last one releases the lock in the backend and stops
+     * its renewal.
+     *
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     * @throws LockLostException if the hold had expired or was taken over; the other owner's key is untouched
+     * @throws LockBackendException if the backend failed; the key then expires with its lease
+     */
+    @Override
+    void unlock();
+
+    /** Whether any process holds this lock now (asks the backend). */
+    boolean isLocked();
+
+    /** Whether the current thread holds this lock and no loss has been detected. */
+    boolean isHeldByCurrentThread();
+
+    /** How many times the current thread holds this lock (0 if it does not). */
+    int holdCount();
+
+    /**
+     * The fencing token of the current thread's hold: larger than every token issued for this name before.
+     * Pass it to the resource the lock protects, which rejects writes carrying a token older than one it saw.
+     *
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     */
+    long fencingToken();
+
+    /**
+     * Sets the remaining lease of the current thread's hold to {@code lease}.
+     *
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     * @throws LockLostException if the hold had expired or was taken over
+     */
+    void extend(Duration lease);
+
+    /**
+     * The time left before the current thread's hold expires unless renewed, as the backend sees it;
+     * {@link Duration#ZERO} if the hold is lost.
+     *
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     */
+    Duration remainingLease();
+
+    /**
+     * Hands the current thread's hold (all its re-entrant counts) to whoever receives the returned object,
+     * which may release it from any thread. From now on no thread holds the lock re-entrantly; the
+     * watchdog keeps renewing it until {@link DetachedLock#unlock()}.
+     *
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     */
+    DetachedLock detach();
+
+    /** Conditions are not supported by distributed locks. */
+    @Override
+    default Condition newCondition() {
+        throw new UnsupportedOperationException(
+                "Lock '" + name() + "': distributed locks do not support conditions; use a queue or pub/sub instead");
+    }
+}

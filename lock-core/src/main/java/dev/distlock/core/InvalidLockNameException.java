@@ -1,0 +1,15 @@
+package dev.distlock.core;
+
+/** A lock name that cannot be used: empty, longer than the maximum or not valid UTF-16. */
+public class InvalidLockNameException extends DistributedLockException {
+
+    private static final long serialVersionUID = 1L;
+
+    public InvalidLockNameException(String lockName, String problem) {
+        super(lockName, "Invalid lock name '" + abbreviate(lockName) + "': " + problem);
+    }
+
+    private static String abbreviate(String name) {
+        return name == null || name.length() <= 80 ? String.valueOf(name) : name.substring(0, 80) + "...";
+    }
+}

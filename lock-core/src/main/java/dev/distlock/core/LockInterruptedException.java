@@ -1,0 +1,14 @@
+package dev.distlock.core;
+
+/**
+ * The thread was interrupted while waiting for a lock in a call that cannot throw
+ * {@link InterruptedException}. The lock is not held and the interrupt flag is set again.
+ */
+public class LockInterruptedException extends DistributedLockException {
+
+    private static final long serialVersionUID = 1L;
+
+    public LockInterruptedException(String lockName, InterruptedException cause) {
+        super(lockName, "Interrupted while waiting for lock '" + lockName + "'", cause);
+    }
+}

@@ -1,0 +1,22 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+
+/** The lock could not be acquired within the time the caller was willing to wait. */
+public class LockTimeoutException extends DistributedLockException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final Duration waited;
+
+    public LockTimeoutException(String lockName, Duration waited) {
+        super(lockName, "Lock '" + lockName + "' could not be acquired within " + waited
+                + ": another owner held it the whole time");
+        this.waited = waited;
+    }
+
+    /** How long the caller waited. */
+    public Duration getWaited() {
+        return waited;
+    }
+}

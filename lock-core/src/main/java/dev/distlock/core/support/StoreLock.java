@@ -1,0 +1,120 @@
+package dev.distlock.core.support;
+
+import dev.distlock.core.DetachedLock;
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.Lease;
+import java.time.Duration;
+import java.util.Objects;
+
+/** The {@link FencedLock} handle: a name and a lease; all state lives in the registry. */
+final class StoreLock implements FencedLock {
+
+    private final StoreLockRegistry registry;
+    private final String name;
+    private final Lease lease;
+
+    StoreLock(StoreLockRegistry registry, String name, Lease lease) {
+        this.registry = registry;
+        this.name = name;
+        this.lease = lease;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public boolean tryLock(Duration wait) throws InterruptedException {
+        Objects.requireNonNull(wait, "wait");
+        long nanos = wait.isNegative() ? 0 : saturatedNanos(wait);
+        return registry.acquire(name, lease, nanos, true);
+    }
+
+    @Override
+    public boolean tryLock() {
+        try {
+            return registry.acquire(name, lease, 0, false);
+        } catch (InterruptedException ex) {
+            throw new AssertionError("an uninterruptible acquire threw InterruptedException", ex);
+        }
+    }
+
+    @Override
+    public void lock() {
+        try {
+            registry.acquire(name, lease, Long.MAX_VALUE, false);
+        } catch (InterruptedException ex) {
+            throw new AssertionError("an uninterruptible acquire threw InterruptedException", ex);
+        }
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        registry.acquire(name, lease, Long.MAX_VALUE, true);
+    }
+
+    @Override
+    public void unlock() {
+        Hold hold = registry.ownHold(name);
+        if (--hold.count == 0) {
+            registry.release(hold);
+        }
+    }
+
+    @Override
+    public boolean isLocked() {
+        return registry.isLocked(name);
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        Hold hold = registry.ownHoldOrNull(name);
+        return hold != null && !hold.isLost();
+    }
+
+    @Override
+    public int holdCount() {
+        Hold hold = registry.ownHoldOrNull(name);
+        return hold != null ? hold.count : 0;
+    }
+
+    @Override
+    public long fencingToken() {
+        return registry.ownHold(name).fencingToken;
+    }
+
+    @Override
+    public void extend(Duration newLease) {
+        Objects.requireNonNull(newLease, "lease");
+        if (newLease.toMillis() < 1) {
+            throw new IllegalArgumentException("Lock '" + name + "': a lease must be at least 1ms, got " + newLease);
+        }
+        registry.extend(registry.ownHold(name), newLease.toMillis());
+    }
+
+    @Override
+    public Duration remainingLease() {
+        return registry.remainingLease(registry.ownHold(name));
+    }
+
+    @Override
+    public DetachedLock detach() {
+        Hold hold = registry.ownHold(name);
+        hold.owner = null;
+        return new StoreDetachedLock(registry, hold);
+    }
+
+    @Override
+    public String toString() {
+        return "FencedLock[" + name + ", " + lease + "]";
+    }
+
+    private static long saturatedNanos(Duration wait) {
+        try {
+            return wait.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
+    }
+}
