@@ -307,6 +307,11 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             return self();
         }
 
+        /** The configured {@link #maxPollInterval(Duration)} in milliseconds. */
+        protected long maxPollIntervalMillis() {
+            return maxPollInterval.toMillis();
+        }
+
         /** Adds a listener told of acquisitions, releases, losses and failures. */
         public B listener(LockListener listener) {
             this.listeners.add(Objects.requireNonNull(listener, "listener"));

@@ -1,0 +1,48 @@
+package dev.distlock.redis;
+
+/**
+ * Maps lock names to Redis keys. Every key of one lock shares the hash tag {@code {name}}, so all of them
+ * live in one Redis Cluster slot. Inside the tag, {@code %} and {@code }} are percent-encoded: a name may
+ * contain any character and the tag still ends where it should and never comes out empty.
+ */
+final class RedisKeys {
+
+    private final String prefix;
+
+    RedisKeys(String prefix) {
+        if (prefix == null || prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("The key prefix must not be null nor contain '{' or '}' (they "
+                    + "would change the Redis Cluster hash tag), got '" + prefix + "'");
+        }
+        this.prefix = prefix.isEmpty() ? "" : prefix + ':';
+    }
+
+    /** The key whose value is the owner token. */
+    String lock(String name) {
+        StringBuilder key = new StringBuilder(prefix.length() + name.length() + 2).append(prefix).append('{');
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            switch (c) {
+                case '%' -> key.append("%25");
+                case '}' -> key.append("%7D");
+                default -> key.append(c);
+            }
+        }
+        return key.append('}').toString();
+    }
+
+    /** The key holding the last fencing token. */
+    String fence(String lockKey) {
+        return lockKey + ":fence";
+    }
+
+    /** The key marking that some process waits for a release notice. */
+    String waiters(String lockKey) {
+        return lockKey + ":waiters";
+    }
+
+    /** The pub/sub channel that announces releases. */
+    String channel(String lockKey) {
+        return lockKey + ":released";
+    }
+}

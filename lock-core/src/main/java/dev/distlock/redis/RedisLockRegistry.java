@@ -1,0 +1,134 @@
+package dev.distlock.redis;
+
+import dev.distlock.core.support.LockNames;
+import dev.distlock.core.support.StoreLockRegistry;
+import java.time.Duration;
+import java.util.Objects;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.core.task.SyncTaskExecutor;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+
+/**
+ * Distributed locks on Redis through Spring Data Redis (Lettuce or Jedis).
+ *
+ * <pre>{@code
+ * RedisLockRegistry registry = RedisLockRegistry.builder(connectionFactory).keyPrefix("orders").build();
+ * }</pre>
+ *
+ * <p>A lock named {@code n} is the key {@code <prefix>:{n}} (value: the owner token of the current hold),
+ * next to {@code <prefix>:{n}:fence} (the last fencing token, kept for {@code fenceRetention} after its last
+ * use) and, only while some process waits, {@code <prefix>:{n}:waiters}. All three share the hash tag, so
+ * they sit in one Redis Cluster slot. Inside the tag {@code %} and {@code }} are written {@code %25} and
+ * {@code %7D}. Names may hold any character, up to {@value LockNames#MAX_LENGTH} of them.
+ *
+ * <p>An uncontended lock and unlock costs two round trips: one script to acquire (SET NX PX plus the fence
+ * update), one to release (compare and delete). Waiters are woken through the channel
+ * {@code <prefix>:{n}:released}, which this process listens to only while it has a waiter for {@code n}.
+ *
+ * <p>Close the registry when done; holds still open then expire with their leases.
+ */
+public final class RedisLockRegistry extends StoreLockRegistry {
+
+    private final RedisKeys keys;
+
+    private RedisLockRegistry(Builder builder, RedisKeys keys) {
+        super(builder.createStore(keys), builder);
+        this.keys = keys;
+    }
+
+    /** Starts a registry on the given connection factory (which must be initialized and started). */
+    public static Builder builder(RedisConnectionFactory connectionFactory) {
+        return new Builder(connectionFactory);
+    }
+
+    /** The Redis key that holds the owner token of lock {@code name}. */
+    public String keyOf(String name) {
+        return keys.lock(LockNames.validate(name));
+    }
+
+    /** Builds a {@link RedisLockRegistry}. */
+    public static final class Builder extends StoreLockRegistry.Builder<Builder> {
+
+        private final RedisConnectionFactory connectionFactory;
+        private String keyPrefix = "distlock";
+        private Duration fenceRetention = Duration.ofHours(1);
+        private Duration subscriptionLinger = Duration.ofSeconds(10);
+        private RedisMessageListenerContainer listenerContainer;
+
+        private Builder(RedisConnectionFactory connectionFactory) {
+            this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+        }
+
+        /**
+         * The prefix of every key (default {@code distlock}); a colon separates it from the rest. Empty for
+         * none. It must not contain {@code {}} or {@code }}.
+         */
+        public Builder keyPrefix(String keyPrefix) {
+            new RedisKeys(keyPrefix);
+            this.keyPrefix = keyPrefix;
+            return this;
+        }
+
+        /**
+         * How long the last fencing token of a name is kept after its last acquisition (default 1h). Tokens
+         * come from Redis's clock in microseconds, raised above the kept one when needed, so they keep
+         * growing after the key expired unless Redis's clock is set back by more than this.
+         */
+        public Builder fenceRetention(Duration retention) {
+            Objects.requireNonNull(retention, "fenceRetention");
+            if (retention.toMillis() < 1) {
+                throw new IllegalArgumentException("fenceRetention must be at least 1ms, got " + retention);
+            }
+            this.fenceRetention = retention;
+            return this;
+        }
+
+        /**
+         * How long this process keeps listening to a lock's release channel after its last waiter for that
+         * lock left (default 10s), so that busy locks are not subscribed anew for every acquisition.
+         */
+        public Builder subscriptionLinger(Duration linger) {
+            this.subscriptionLinger = Objects.requireNonNull(linger, "subscriptionLinger");
+            return this;
+        }
+
+        /**
+         * A running listener container to share (e.g. the application's); by default the registry creates
+         * and closes its own, on one pub/sub connection.
+         */
+        public Builder listenerContainer(RedisMessageListenerContainer container) {
+            this.listenerContainer = Objects.requireNonNull(container, "listenerContainer");
+            return this;
+        }
+
+        /** Creates the registry. */
+        public RedisLockRegistry build() {
+            return new RedisLockRegistry(this, new RedisKeys(keyPrefix));
+        }
+
+        private RedisLockStore createStore(RedisKeys keys) {
+            StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
+            boolean ownContainer = listenerContainer == null;
+            RedisMessageListenerContainer container = ownContainer ? newContainer() : listenerContainer;
+            ReleaseChannels releases = new ReleaseChannels(container, ownContainer, subscriptionLinger);
+            // a waiter re-marks on every poll, so twice the poll interval keeps the mark alive between polls
+            long waiterMark = 2 * maxPollIntervalMillis() + 1;
+            return new RedisLockStore(template, keys, releases, fenceRetention.toMillis(), waiterMark);
+        }
+
+        private RedisMessageListenerContainer newContainer() {
+            RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+            container.setConnectionFactory(connectionFactory);
+            // notices only release a semaphore: run them on the connection's thread, no thread per message
+            container.setTaskExecutor(new SyncTaskExecutor());
+            SimpleAsyncTaskExecutor subscriptions = new SimpleAsyncTaskExecutor("distlock-pubsub-");
+            subscriptions.setDaemon(true);
+            container.setSubscriptionExecutor(subscriptions);
+            container.afterPropertiesSet();
+            container.start();
+            return container;
+        }
+    }
+}
