@@ -1,0 +1,576 @@
+package dev.distlock.test.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.distlock.core.DetachedLock;
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.InvalidLockNameException;
+import dev.distlock.core.Lease;
+import dev.distlock.core.LockListener;
+import dev.distlock.core.LockLostException;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.LockTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What every {@link LockRegistry} must do. An implementation's test extends this class and says how to
+ * make registries that share one backend (each call stands for another process) and how an outsider
+ * deletes or overwrites a lock.
+ *
+ * <p>Timing: leases and waits are short so the suite is quick, but every assertion is about order and
+ * outcome, never about speed; every wait is bounded.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+public abstract class LockRegistryContract {
+
+    /** Long enough for anything that should happen at once, on a loaded machine. */
+    protected static final Duration PATIENCE = Duration.ofSeconds(10);
+
+    private final List<AutoCloseable> registries = new ArrayList<>();
+    private final List<AutoCloseable> resources = new ArrayList<>();
+
+    /**
+     * A new registry on the shared backend, standing for another process, reporting to {@code listener}.
+     */
+    protected abstract LockRegistry newRegistry(LockListener listener) throws Exception;
+
+    /** Deletes the lock's key in the backend, as an administrator or a buggy client would. */
+    protected abstract void deleteFromOutside(LockRegistry registry, String name) throws Exception;
+
+    /** Replaces the lock's owner in the backend by {@code value}, without expiry. */
+    protected abstract void overwriteFromOutside(LockRegistry registry, String name, String value) throws Exception;
+
+    /** A new registry without listener. */
+    protected final LockRegistry registry() throws Exception {
+        return registry(new RecordingListener());
+    }
+
+    /** A new registry reporting to {@code listener}; closed after the test. */
+    protected final LockRegistry registry(LockListener listener) throws Exception {
+        LockRegistry registry = newRegistry(listener);
+        if (registry instanceof AutoCloseable closeable) {
+            registries.add(closeable);
+        }
+        return registry;
+    }
+
+    /** Closes {@code resource} after the test, once the registries are closed (e.g. a connection factory). */
+    protected final void closeAfterTest(AutoCloseable resource) {
+        resources.add(resource);
+    }
+
+    @AfterEach
+    void closeRegistries() throws Exception {
+        for (AutoCloseable closeable : registries) {
+            closeable.close();
+        }
+        for (AutoCloseable closeable : resources) {
+            closeable.close();
+        }
+        registries.clear();
+        resources.clear();
+    }
+
+    // --- exclusion and waiting ---
+
+    @Test
+    void aLockHeldByOneProcessCannotBeTakenByAnother() throws Exception {
+        FencedLock mine = registry().obtain("exclusive");
+        FencedLock theirs = registry().obtain("exclusive");
+
+        assertThat(mine.tryLock(Duration.ZERO)).isTrue();
+        assertThat(acquiresInOtherThread(theirs, Duration.ZERO)).isFalse();
+        assertThat(theirs.isLocked()).isTrue();
+
+        mine.unlock();
+        assertThat(acquiresInOtherThread(theirs, Duration.ZERO)).isTrue();
+    }
+
+    @Test
+    void threadsOfOneRegistryExcludeEachOther() throws Exception {
+        FencedLock lock = registry().obtain("threads");
+        lock.lock();
+        assertThat(acquiresInOtherThread(lock, Duration.ofMillis(50))).isFalse();
+        lock.unlock();
+        assertThat(acquiresInOtherThread(lock, Duration.ZERO)).isTrue();
+    }
+
+    @Test
+    void aTimedTryWaitsAtLeastItsTimeoutThenGivesUpAndReportsIt() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        registry().obtain("busy").lock();
+        FencedLock waiter = registry(listener).obtain("busy");
+
+        long start = System.nanoTime();
+        boolean acquired = acquiresInOtherThread(waiter, Duration.ofMillis(300));
+
+        assertThat(acquired).isFalse();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+        assertThat(listener.events("acquireFailed")).singleElement()
+                .satisfies(event -> assertThat(event.error()).isNull());
+    }
+
+    @Test
+    void aWaiterGetsTheLockWhenTheHolderReleasesIt() throws Exception {
+        FencedLock holder = registry().obtain("handoff");
+        FencedLock waiter = registry().obtain("handoff");
+        holder.lock();
+        CountDownLatch waiting = new CountDownLatch(1);
+
+        CompletableFuture<Long> waiterFence = CompletableFuture.supplyAsync(() -> {
+            waiting.countDown();
+            try {
+                if (!waiter.tryLock(Duration.ofSeconds(30))) {
+                    return -1L;
+                }
+                long fence = waiter.fencingToken();
+                waiter.unlock();
+                return fence;
+            } catch (InterruptedException ex) {
+                throw new IllegalStateException(ex);
+            }
+        });
+        assertThat(waiting.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        long holderFence = holder.fencingToken();
+        holder.unlock();
+
+        assertThat(waiterFence.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isGreaterThan(holderFence);
+    }
+
+    @Test
+    void aZeroWaitMakesExactlyOneTry() throws Exception {
+        FencedLock lock = registry().obtain("one-try");
+        assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+        lock.unlock();
+        registry().obtain("one-try").lock();
+        assertThat(lock.tryLock(Duration.ZERO)).isFalse();
+        assertThat(lock.tryLock()).isFalse();
+    }
+
+    @Test
+    void executeLockedRunsTheTaskUnderTheLockAndAlwaysReleases() throws Exception {
+        LockRegistry registry = registry();
+        LockRegistry other = registry();
+
+        String result = registry.executeLocked("template", Duration.ZERO,
+                () -> other.obtain("template").tryLock() ? "not exclusive" : "exclusive");
+        assertThat(result).isEqualTo("exclusive");
+        assertThat(other.obtain("template").isLocked()).isFalse();
+
+        assertThatThrownBy(() -> registry.executeLocked("template", Duration.ZERO, () -> {
+            throw new java.io.IOException("task failed");
+        })).isInstanceOf(java.io.IOException.class).hasMessage("task failed");
+        assertThat(other.obtain("template").isLocked()).isFalse();
+    }
+
+    @Test
+    void executeLockedDoesNotRunTheTaskWhenTheLockIsBusy() throws Exception {
+        registry().obtain("template-busy").lock();
+        AtomicBoolean ran = new AtomicBoolean();
+
+        assertThatThrownBy(() -> registry().executeLocked("template-busy", Duration.ofMillis(100), () -> ran.set(true)))
+                .isInstanceOf(LockTimeoutException.class)
+                .hasMessageContaining("'template-busy'")
+                .hasMessageContaining("PT0.1S");
+        assertThat(ran).isFalse();
+    }
+
+    // --- re-entrancy and ownership ---
+
+    @Test
+    void theSameThreadMayAcquireAgainAndOnlyTheLastUnlockReleases() throws Exception {
+        FencedLock lock = registry().obtain("reentrant");
+        FencedLock other = registry().obtain("reentrant");
+
+        lock.lock();
+        assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+        assertThat(registry().obtain("reentrant").tryLock()).isFalse();
+        assertThat(lock.holdCount()).isEqualTo(2);
+
+        lock.unlock();
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        assertThat(acquiresInOtherThread(other, Duration.ZERO)).isFalse();
+
+        lock.unlock();
+        assertThat(lock.holdCount()).isZero();
+        assertThat(acquiresInOtherThread(other, Duration.ZERO)).isTrue();
+    }
+
+    @Test
+    void aThreadThatDoesNotHoldTheLockCannotUnlockIt() throws Exception {
+        FencedLock lock = registry().obtain("owned");
+        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining("'owned'");
+
+        lock.lock();
+        ExecutionException failure = catchInOtherThread(lock::unlock);
+        assertThat(failure.getCause()).isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining("'owned'");
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        assertThat(lock.isLocked()).isTrue();
+        lock.unlock();
+    }
+
+    @Test
+    void aDetachedHoldIsReleasedFromAnotherThreadOnce() throws Exception {
+        FencedLock lock = registry().obtain("detached");
+        lock.lock();
+        long fence = lock.fencingToken();
+
+        DetachedLock hold = lock.detach();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        assertThat(hold.fencingToken()).isEqualTo(fence);
+        assertThat(registry().obtain("detached").tryLock()).isFalse();
+
+        inOtherThread(() -> {
+            hold.unlock();
+            return null;
+        });
+        assertThat(hold.isHeld()).isFalse();
+        assertThat(lock.isLocked()).isFalse();
+        assertThatThrownBy(hold::unlock).isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining("'detached'");
+    }
+
+    // --- leases, renewal, loss ---
+
+    @Test
+    void aFixedLeaseExpiresAndTheLateUnlockReportsLossWithoutTouchingTheNewOwner() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        FencedLock first = registry(listener).obtain("expiring", Lease.fixed(Duration.ofMillis(200)));
+        FencedLock second = registry().obtain("expiring");
+        first.lock();
+        long firstFence = first.fencingToken();
+
+        CompletableFuture<Long> secondFence = CompletableFuture.supplyAsync(() -> {
+            try {
+                return second.tryLock(PATIENCE) ? second.fencingToken() : -1L;
+            } catch (InterruptedException ex) {
+                throw new IllegalStateException(ex);
+            }
+        });
+        assertThat(secondFence.get(PATIENCE.toMillis() * 2, TimeUnit.MILLISECONDS)).isGreaterThan(firstFence);
+
+        assertThatThrownBy(first::unlock).isInstanceOf(LockLostException.class)
+                .hasMessageContaining("'expiring'").hasMessageContaining("expired or another owner took it");
+        assertThat(second.isLocked()).isTrue();
+        assertThat(registry().obtain("expiring").tryLock()).isFalse();
+        assertThat(listener.events("lost")).singleElement()
+                .satisfies(event -> assertThat(event.fencingToken()).isEqualTo(firstFence));
+        assertThat(first.holdCount()).isZero();
+    }
+
+    @Test
+    void theWatchdogKeepsALockAlivePastThreeTimesItsLease() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        FencedLock lock = registry(listener).obtain("renewed", Lease.renewed(Duration.ofMillis(600)));
+        FencedLock other = registry().obtain("renewed");
+        lock.lock();
+
+        assertThat(acquiresInOtherThread(other, Duration.ofMillis(2000))).isFalse();
+
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        lock.unlock();
+        assertThat(listener.events("lost")).isEmpty();
+        assertThat(listener.events("released")).hasSize(1);
+    }
+
+    @Test
+    void aDeletedKeyIsDetectedAsLossByTheWatchdog() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        LockRegistry registry = registry(listener);
+        FencedLock lock = registry.obtain("deleted", Lease.renewed(Duration.ofMillis(600)));
+        lock.lock();
+
+        deleteFromOutside(registry, "deleted");
+
+        assertThat(listener.awaitLoss(PATIENCE)).isTrue();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        assertThat(lock.remainingLease()).isEqualTo(Duration.ZERO);
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("'deleted'");
+        assertThat(listener.events("lost")).hasSize(1);
+        assertThat(listener.events("released")).isEmpty();
+    }
+
+    @Test
+    void anOverwrittenKeyIsDetectedAsLossAndLeftToItsNewOwner() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        LockRegistry registry = registry(listener);
+        FencedLock lock = registry.obtain("overwritten", Lease.renewed(Duration.ofMillis(600)));
+        lock.lock();
+
+        overwriteFromOutside(registry, "overwritten", "intruder");
+
+        assertThat(listener.awaitLoss(PATIENCE)).isTrue();
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+        assertThat(lock.isLocked()).isTrue();
+        assertThat(registry().obtain("overwritten").tryLock()).isFalse();
+    }
+
+    @Test
+    void extendSetsTheRemainingLease() throws Exception {
+        FencedLock lock = registry().obtain("extended", Lease.fixed(Duration.ofSeconds(2)));
+        lock.lock();
+        assertThat(lock.remainingLease()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(2));
+
+        lock.extend(Duration.ofSeconds(60));
+
+        assertThat(lock.remainingLease()).isGreaterThan(Duration.ofSeconds(2));
+        lock.unlock();
+        assertThatThrownBy(() -> lock.extend(Duration.ofSeconds(1))).isInstanceOf(IllegalMonitorStateException.class);
+    }
+
+    @Test
+    void extendAfterLossReportsTheLoss() throws Exception {
+        LockRegistry registry = registry();
+        FencedLock lock = registry.obtain("extend-lost", Lease.fixed(Duration.ofSeconds(30)));
+        lock.lock();
+        deleteFromOutside(registry, "extend-lost");
+
+        assertThatThrownBy(() -> lock.extend(Duration.ofSeconds(30))).isInstanceOf(LockLostException.class);
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+    }
+
+    // --- fencing tokens ---
+
+    @Test
+    void fencingTokensGrowAcrossHoldersReleasesAndExpiry() throws Exception {
+        LockRegistry registry = registry();
+        FencedLock a = registry.obtain("fenced");
+        FencedLock b = registry().obtain("fenced");
+        List<Long> tokens = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            a.lock();
+            tokens.add(a.fencingToken());
+            a.unlock();
+            b.lock();
+            tokens.add(b.fencingToken());
+            b.unlock();
+        }
+
+        FencedLock expiring = registry.obtain("fenced", Lease.fixed(Duration.ofMillis(100)));
+        expiring.lock();
+        tokens.add(expiring.fencingToken());
+        tokens.add(inOtherThread(() -> b.tryLock(PATIENCE) ? b.fencingToken() : -1L));
+
+        assertThat(tokens).hasSize(12).isSorted().doesNotHaveDuplicates();
+        assertThatThrownBy(expiring::unlock).isInstanceOf(LockLostException.class);
+    }
+
+    // --- interrupts ---
+
+    @Test
+    void anInterruptEndsATimedWaitAndLeavesNothingHeld() throws Exception {
+        FencedLock holder = registry().obtain("interrupted");
+        FencedLock waiter = registry().obtain("interrupted");
+        holder.lock();
+        AtomicReference<Thread> waitingThread = new AtomicReference<>();
+        CountDownLatch started = new CountDownLatch(1);
+
+        CompletableFuture<Object> outcome = CompletableFuture.supplyAsync(() -> {
+            waitingThread.set(Thread.currentThread());
+            started.countDown();
+            try {
+                return waiter.tryLock(Duration.ofSeconds(60));
+            } catch (InterruptedException ex) {
+                return ex;
+            }
+        });
+        assertThat(started.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        waitingThread.get().interrupt();
+
+        assertThat(outcome.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isInstanceOf(InterruptedException.class);
+        holder.unlock();
+        assertThat(holder.isLocked()).isFalse();
+        assertThat(registry().obtain("interrupted").tryLock()).isTrue();
+    }
+
+    @Test
+    void anAlreadyInterruptedThreadDoesNotAcquireInterruptiblyButCanStillUnlock() throws Exception {
+        FencedLock lock = registry().obtain("pre-interrupted");
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> lock.tryLock(Duration.ofSeconds(1))).isInstanceOf(InterruptedException.class);
+            assertThat(lock.isLocked()).isFalse();
+
+            Thread.currentThread().interrupt();
+            lock.lock();
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+            lock.unlock();
+            assertThat(Thread.currentThread().isInterrupted()).as("interrupt flag kept by unlock").isTrue();
+            assertThat(Thread.interrupted()).isTrue();
+            assertThat(lock.isLocked()).isFalse();
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
+    void anUninterruptibleLockKeepsWaitingThroughAnInterruptAndKeepsTheFlag() throws Exception {
+        FencedLock holder = registry().obtain("uninterruptible");
+        FencedLock waiter = registry().obtain("uninterruptible");
+        holder.lock();
+        AtomicReference<Thread> waitingThread = new AtomicReference<>();
+        CountDownLatch started = new CountDownLatch(1);
+
+        CompletableFuture<Boolean> flagAfterLock = CompletableFuture.supplyAsync(() -> {
+            waitingThread.set(Thread.currentThread());
+            started.countDown();
+            waiter.lock();
+            boolean interrupted = Thread.interrupted();
+            waiter.unlock();
+            return interrupted;
+        });
+        assertThat(started.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        waitingThread.get().interrupt();
+        assertThat(flagAfterLock).isNotDone();
+        holder.unlock();
+
+        assertThat(flagAfterLock.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    }
+
+    // --- names and misc ---
+
+    @Test
+    void namesMayHoldAnyCharacterAndStayDistinct() throws Exception {
+        LockRegistry registry = registry();
+        LockRegistry other = registry();
+        List<String> names = List.of("with space", "ünïcødé ✓ 🔒", "glob*?[]", "{braces}", "}leading", "a}b{c",
+                "%7D", "}", "line\nbreak", "tab\there", "x".repeat(1024));
+        List<FencedLock> held = new ArrayList<>();
+        for (String name : names) {
+            FencedLock lock = registry.obtain(name);
+            assertThat(lock.tryLock()).as(name).isTrue();
+            held.add(lock);
+        }
+        for (String name : names) {
+            assertThat(acquiresInOtherThread(other.obtain(name), Duration.ZERO)).as(name).isFalse();
+        }
+        for (FencedLock lock : held) {
+            lock.unlock();
+        }
+        for (String name : names) {
+            assertThat(other.obtain(name).isLocked()).as(name).isFalse();
+        }
+    }
+
+    @Test
+    void invalidNamesAreRejectedWithTheRule() throws Exception {
+        LockRegistry registry = registry();
+        assertThatThrownBy(() -> registry.obtain("")).isInstanceOf(InvalidLockNameException.class)
+                .hasMessageContaining("must not be null or empty");
+        assertThatThrownBy(() -> registry.obtain("x".repeat(1025))).isInstanceOf(InvalidLockNameException.class)
+                .hasMessageContaining("at most 1024 characters");
+        assertThatThrownBy(() -> registry.obtain("bad\uD800")).isInstanceOf(InvalidLockNameException.class)
+                .hasMessageContaining("unpaired surrogate");
+    }
+
+    @Test
+    void conditionsAreNotSupported() throws Exception {
+        assertThatThrownBy(() -> registry().obtain("cond").newCondition())
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("'cond'");
+    }
+
+    @Test
+    void listenersHearAcquisitionsAndReleasesWithFencingTokens() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        FencedLock lock = registry(listener).obtain("heard");
+        lock.lock();
+        lock.lock();
+        long fence = lock.fencingToken();
+        lock.unlock();
+        lock.unlock();
+
+        assertThat(listener.events()).extracting(RecordingListener.Event::type).containsExactly("acquired", "released");
+        assertThat(listener.events()).allSatisfy(event -> assertThat(event.fencingToken()).isEqualTo(fence));
+    }
+
+    @Test
+    void theCounterStaysExactUnderContentionFromTwoProcesses() throws Exception {
+        VolatileCounter counter = new VolatileCounter();
+        MutualExclusionFuzzer.Result result = MutualExclusionFuzzer.run(List.of(registry(), registry()), "fuzz", 4, 100,
+                counter, Duration.ofSeconds(50));
+
+        assertThat(result.actual()).isEqualTo(result.expected()).isEqualTo(800);
+        assertThat(result.maxConcurrentHolders()).isEqualTo(1);
+        assertThat(result.fencingTokensIncreased()).isTrue();
+    }
+
+    // --- helpers ---
+
+    /**
+     * Whether another thread acquires {@code lock} within {@code wait}; that thread ends holding it, which
+     * is enough for the tests (the registry is closed and the backend cleared afterwards).
+     */
+    protected static boolean acquiresInOtherThread(FencedLock lock, Duration wait) throws Exception {
+        Boolean acquired = inOtherThread(() -> lock.tryLock(wait));
+        return acquired;
+    }
+
+    /** Runs {@code action} in another thread and returns its result (bounded by {@link #PATIENCE} * 3). */
+    protected static <T> T inOtherThread(ThrowingSupplier<T> action) throws Exception {
+        CompletableFuture<T> future = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                future.complete(action.get());
+            } catch (Throwable failure) {
+                future.completeExceptionally(failure);
+            }
+        });
+        thread.start();
+        try {
+            return future.get(PATIENCE.toMillis() * 3, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException ex) {
+            if (ex.getCause() instanceof Exception cause) {
+                throw cause;
+            }
+            throw ex;
+        }
+    }
+
+    private static ExecutionException catchInOtherThread(Runnable action) throws Exception {
+        CompletableFuture<Void> future = CompletableFuture.runAsync(action);
+        try {
+            future.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException ex) {
+            return ex;
+        }
+        throw new AssertionError("expected the action to fail");
+    }
+
+    /** A supplier that may throw. */
+    @FunctionalInterface
+    protected interface ThrowingSupplier<T> {
+
+        T get() throws Exception;
+    }
+
+    /** A counter in this JVM whose reads see earlier writes; updates are still two separate steps. */
+    private static final class VolatileCounter implements MutualExclusionFuzzer.SharedCounter {
+
+        private volatile long value;
+
+        @Override
+        public long read() {
+            return value;
+        }
+
+        @Override
+        public void write(long newValue) {
+            value = newValue;
+        }
+    }
+}

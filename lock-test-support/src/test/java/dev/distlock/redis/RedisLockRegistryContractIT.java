@@ -1,0 +1,40 @@
+package dev.distlock.redis;
+
+import dev.distlock.core.LockListener;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.test.RedisServer;
+import dev.distlock.test.RedisServerExtension;
+import dev.distlock.test.contract.LockRegistryContract;
+import java.time.Duration;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * The contract on a real redis-server; subclasses choose the client library. Each registry gets its own
+ * connection factory, so registries stand for separate processes.
+ */
+abstract class RedisLockRegistryContractIT extends LockRegistryContract {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    /** A started connection factory on {@code server} whose commands time out after {@code timeout}. */
+    abstract RedisConnectionFactory connectionFactory(RedisServer server, Duration timeout);
+
+    @Override
+    protected LockRegistry newRegistry(LockListener listener) {
+        RedisConnectionFactory factory = connectionFactory(redis.server(), Duration.ofSeconds(5));
+        closeAfterTest(() -> ((org.springframework.beans.factory.DisposableBean) factory).destroy());
+        return RedisLockRegistry.builder(factory).listener(listener).build();
+    }
+
+    @Override
+    protected void deleteFromOutside(LockRegistry registry, String name) {
+        redis.server().command("DEL", ((RedisLockRegistry) registry).keyOf(name));
+    }
+
+    @Override
+    protected void overwriteFromOutside(LockRegistry registry, String name, String value) {
+        redis.server().command("SET", ((RedisLockRegistry) registry).keyOf(name), value);
+    }
+}
