@@ -1,0 +1,26 @@
+package dev.distlock.memory;
+
+import dev.distlock.core.LockListener;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.test.contract.LockRegistryContract;
+
+/** The lock contract on the in-memory store, with several registries on one store as processes. */
+class InMemoryLockRegistryTest extends LockRegistryContract {
+
+    private final InMemoryLockStore store = new InMemoryLockStore();
+
+    @Override
+    protected LockRegistry newRegistry(LockListener listener) {
+        return InMemoryLockRegistry.builder().store(store).listener(listener).build();
+    }
+
+    @Override
+    protected void deleteFromOutside(LockRegistry registry, String name) {
+        store.delete(name);
+    }
+
+    @Override
+    protected void overwriteFromOutside(LockRegistry registry, String name, String value) {
+        store.overwrite(name, value);
+    }
+}

@@ -1,0 +1,287 @@
+package dev.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockBackendException;
+import dev.distlock.test.RedisServer;
+import dev.distlock.test.RedisServerExtension;
+import dev.distlock.test.RespClient;
+import dev.distlock.test.contract.MutualExclusionFuzzer;
+import dev.distlock.test.contract.RecordingListener;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/** What only the Redis registry does: key layout, pub/sub economy, outages and restarts of Redis. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RedisLockRegistryIT {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    private static final Duration PATIENCE = Duration.ofSeconds(10);
+
+    /** Closed last-in first-out: registries before their connection factories. */
+    private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
+
+    enum Client {
+        LETTUCE(RedisConnections::lettuce),
+        JEDIS(RedisConnections::jedis);
+
+        final BiFunction<RedisServer, Duration, RedisConnectionFactory> factory;
+
+        Client(BiFunction<RedisServer, Duration, RedisConnectionFactory> factory) {
+            this.factory = factory;
+        }
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable closeable : closeables) {
+            closeable.close();
+        }
+    }
+
+    @Test
+    void theKeysOfOneLockShareOneNonEmptyHashTag() {
+        RedisKeys keys = new RedisKeys("distlock");
+        for (String name : List.of("plain", "}leading", "a}b", "{x}", "%7D", "}", "tail{")) {
+            String lock = keys.lock(name);
+            String tag = hashTag(lock);
+            assertThat(tag).as(name).isNotEmpty();
+            assertThat(List.of(hashTag(keys.fence(lock)), hashTag(keys.waiters(lock)))).as(name).containsOnly(tag);
+        }
+        assertThat(keys.lock("order:42")).isEqualTo("distlock:{order:42}");
+        assertThat(keys.lock("a}b")).isNotEqualTo(keys.lock("a%7Db"));
+        assertThat(new RedisKeys("").lock("x")).isEqualTo("{x}");
+        assertThatThrownBy(() -> new RedisKeys("bad{")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must not be null nor contain '{' or '}'");
+    }
+
+    @Test
+    void theLockKeyHoldsAFreshTokenPerAcquisitionAndTheFenceKeyExpires() {
+        RedisLockRegistry registry = registry(Client.LETTUCE, builder -> builder.keyPrefix("app"));
+        FencedLock lock = registry.obtain("job");
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            lock.lock();
+            tokens.add((String) redis.server().command("GET", "app:{job}"));
+            assertThat((Long) redis.server().command("PTTL", "app:{job}")).isPositive();
+            assertThat((Long) redis.server().command("PTTL", "app:{job}:fence")).isPositive();
+            lock.unlock();
+        }
+        assertThat(tokens).doesNotContainNull().doesNotHaveDuplicates();
+        assertThat(redis.server().command("EXISTS", "app:{job}")).isEqualTo(0L);
+    }
+
+    @Test
+    void uncontendedReleasesPublishNothingAndContendedOnesWakeTheWaiter() throws Exception {
+        RedisLockRegistry holderRegistry = registry(Client.LETTUCE, builder -> builder);
+        RedisLockRegistry waiterRegistry = registry(Client.LETTUCE,
+                builder -> builder.subscriptionLinger(Duration.ofMillis(100)).maxPollInterval(Duration.ofSeconds(30)));
+        FencedLock holder = holderRegistry.obtain("quiet");
+        redis.server().command("CONFIG", "RESETSTAT");
+        for (int i = 0; i < 10; i++) {
+            holder.lock();
+            holder.unlock();
+        }
+        assertThat(commandCalls("publish")).isZero();
+        assertThat(channels()).isEmpty();
+
+        holder.lock();
+        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
+            FencedLock lock = waiterRegistry.obtain("quiet");
+            try {
+                boolean acquired = lock.tryLock(Duration.ofSeconds(60));
+                lock.unlock();
+                return acquired;
+            } catch (InterruptedException ex) {
+                throw new IllegalStateException(ex);
+            }
+        });
+        awaitUntil(() -> channels().contains("distlock:{quiet}:released"));
+        holder.unlock();
+
+        // the waiter polls only every 30s, so getting the lock at once proves the notice woke it
+        assertThat(waiter.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        assertThat(commandCalls("publish")).isEqualTo(1);
+        awaitUntil(() -> channels().isEmpty());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void aStoppedRedisFailsWithABackendErrorWithinTheWaitPlusOneCommandTimeout(Client client) throws Exception {
+        RecordingListener listener = new RecordingListener();
+        Duration commandTimeout = Duration.ofSeconds(1);
+        RedisLockRegistry registry = registry(client, commandTimeout, builder -> builder.listener(listener));
+        FencedLock held = registry.obtain("held");
+        held.lock();
+
+        redis.server().stop();
+        Duration wait = Duration.ofMillis(500);
+        long start = System.nanoTime();
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> assertThatThrownBy(
+                () -> registry.obtain("wanted").tryLock(wait))
+                .isInstanceOf(LockBackendException.class).hasMessageContaining("'wanted'").hasCauseInstanceOf(
+                        RuntimeException.class));
+        Duration failedAfter = Duration.ofNanos(System.nanoTime() - start);
+        assertThatThrownBy(held::unlock).isInstanceOf(LockBackendException.class).hasMessageContaining("'held'");
+
+        assertThat(failedAfter).as("bounded by wait + one command timeout, with slack for a loaded machine")
+                .isLessThan(wait.plus(commandTimeout).plusSeconds(10));
+        assertThat(listener.events("acquireFailed")).singleElement()
+                .satisfies(event -> assertThat(event.error()).isInstanceOf(LockBackendException.class));
+        assertThat(listener.events("releaseFailed")).hasSize(1);
+        assertThat(held.isHeldByCurrentThread()).isFalse();
+
+        redis.server().restart();
+        assertThat(retryUntilRedisAnswers(() -> registry.obtain("wanted").tryLock(PATIENCE))).isTrue();
+    }
+
+    @Test
+    void fencingTokensKeepGrowingAcrossARestartThatLostAllData() throws Exception {
+        RedisLockRegistry registry = registry(Client.LETTUCE, builder -> builder);
+        FencedLock lock = registry.obtain("restarted");
+        lock.lock();
+        long before = lock.fencingToken();
+        lock.unlock();
+
+        redis.server().restart();
+
+        assertThat(retryUntilRedisAnswers(() -> lock.tryLock(PATIENCE))).isTrue();
+        assertThat(lock.fencingToken()).isGreaterThan(before);
+        lock.unlock();
+    }
+
+    @Test
+    void eightThreadsOnEachOfTwoProcessesKeepASharedRedisCounterExact() throws Exception {
+        List<RedisLockRegistry> processes = List.of(registry(Client.LETTUCE, b -> b), registry(Client.LETTUCE, b -> b));
+        try (RespClient counterClient = redis.server().client()) {
+            MutualExclusionFuzzer.Result result = MutualExclusionFuzzer.run(processes, "counter", 8, 500,
+                    new RedisCounter(counterClient), Duration.ofSeconds(100));
+
+            assertThat(result.actual()).isEqualTo(result.expected()).isEqualTo(8000);
+            assertThat(result.maxConcurrentHolders()).isEqualTo(1);
+            assertThat(result.fencingTokensIncreased()).isTrue();
+        }
+    }
+
+    @Test
+    void withoutTheLockTheSameCounterLosesUpdates() throws Exception {
+        try (RespClient client = redis.server().client()) {
+            RedisCounter counter = new RedisCounter(client);
+            counter.write(0);
+            List<CompletableFuture<Void>> workers = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                workers.add(CompletableFuture.runAsync(() -> {
+                    for (int i = 0; i < 200; i++) {
+                        long value = counter.read();
+                        Thread.yield();
+                        counter.write(value + 1);
+                    }
+                }));
+            }
+            CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            assertThat(counter.read()).isLessThan(1600);
+        }
+    }
+
+    // --- helpers ---
+
+    private RedisLockRegistry registry(Client client, java.util.function.UnaryOperator<RedisLockRegistry.Builder> settings) {
+        return registry(client, Duration.ofSeconds(5), settings);
+    }
+
+    private RedisLockRegistry registry(Client client, Duration commandTimeout,
+            java.util.function.UnaryOperator<RedisLockRegistry.Builder> settings) {
+        RedisConnectionFactory factory = client.factory.apply(redis.server(), commandTimeout);
+        closeables.push(((DisposableBean) factory)::destroy);
+        RedisLockRegistry registry = settings.apply(RedisLockRegistry.builder(factory)).build();
+        closeables.push(registry);
+        return registry;
+    }
+
+    /** The hash tag Redis Cluster computes a key's slot from ("" if the key has none). */
+    private static String hashTag(String key) {
+        int open = key.indexOf('{');
+        int close = open < 0 ? -1 : key.indexOf('}', open + 1);
+        return close < 0 ? "" : key.substring(open + 1, close);
+    }
+
+    private static long commandCalls(String command) {
+        String stats = (String) redis.server().command("INFO", "commandstats");
+        for (String line : stats.split("\r\n")) {
+            if (line.startsWith("cmdstat_" + command + ":calls=")) {
+                return Long.parseLong(line.substring(line.indexOf('=') + 1, line.indexOf(',')));
+            }
+        }
+        return 0;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> channels() {
+        return (List<Object>) redis.server().command("PUBSUB", "CHANNELS", "*");
+    }
+
+    /** Polls external state (Redis) until it holds, for at most {@link #PATIENCE}. */
+    private static void awaitUntil(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("condition not met within " + PATIENCE).isLessThan(deadline);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+    }
+
+    /** After a restart the client reconnects by itself; calls fail with a backend error until then. */
+    private static boolean retryUntilRedisAnswers(Attempt attempt) throws Exception {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (true) {
+            try {
+                return attempt.run();
+            } catch (LockBackendException notYet) {
+                if (System.nanoTime() > deadline) {
+                    throw notYet;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface Attempt {
+        boolean run() throws Exception;
+    }
+
+    /** A counter in Redis updated with a separate GET and SET: only a lock keeps it exact. */
+    private record RedisCounter(RespClient client) implements MutualExclusionFuzzer.SharedCounter {
+
+        @Override
+        public long read() {
+            Object value = client.command("GET", "shared-counter");
+            return value == null ? 0 : Long.parseLong((String) value);
+        }
+
+        @Override
+        public void write(long value) {
+            client.command("SET", "shared-counter", Long.toString(value));
+        }
+    }
+}
