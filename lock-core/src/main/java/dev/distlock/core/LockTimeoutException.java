@@ -10,8 +10,8 @@ public class LockTimeoutException extends DistributedLockException {
     private final Duration waited;
 
     public LockTimeoutException(String lockName, Duration waited) {
-        super(lockName, "Lock '" + lockName + "' could not be acquired within " + waited
-                + ": another owner held it the whole time");
+        super(lockName, "Lock '" + lockName + "' could not be acquired within " + waited + ": it stayed held by "
+                + "other owners");
         this.waited = waited;
     }
 

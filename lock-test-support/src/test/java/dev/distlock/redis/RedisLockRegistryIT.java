@@ -93,7 +93,7 @@ class RedisLockRegistryIT {
     }
 
     @Test
-    void uncontendedReleasesPublishNothingAndContendedOnesWakeTheWaiter() throws Exception {
+    void uncontendedLocksRunScriptsBySha1AndPublishNothingWhileContendedReleasesWakeTheWaiter() throws Exception {
         RedisLockRegistry holderRegistry = registry(Client.LETTUCE, builder -> builder);
         RedisLockRegistry waiterRegistry = registry(Client.LETTUCE,
                 builder -> builder.subscriptionLinger(Duration.ofMillis(100)).maxPollInterval(Duration.ofSeconds(30)));
@@ -105,6 +105,9 @@ class RedisLockRegistryIT {
         }
         assertThat(commandCalls("publish")).isZero();
         assertThat(channels()).isEmpty();
+        // scripts run by SHA; their text is sent once per script, after Redis answered NOSCRIPT
+        assertThat(commandCalls("evalsha")).isEqualTo(20);
+        assertThat(commandCalls("eval")).isEqualTo(2);
 
         holder.lock();
         CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
@@ -117,7 +120,9 @@ class RedisLockRegistryIT {
                 throw new IllegalStateException(ex);
             }
         });
-        awaitUntil(() -> channels().contains("distlock:{quiet}:released"));
+        // the waiter subscribes, then retries and marks itself: only then must a release publish
+        awaitUntil(() -> redis.server().command("EXISTS", "distlock:{quiet}:waiters").equals(1L));
+        assertThat(channels()).containsExactly("distlock:{quiet}:released");
         holder.unlock();
 
         // the waiter polls only every 30s, so getting the lock at once proves the notice woke it

@@ -3,6 +3,7 @@ package dev.distlock.test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -23,282 +24,281 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RedisServerIT {
 
-  @Test
-  void startsAndAnswersPing() {
-    try (RedisServer server = RedisServer.start()) {
-      assertThat(server.isRunning()).isTrue();
-      assertThat(server.host()).isEqualTo("127.0.0.1");
-      assertThat(server.uri()).isEqualTo("redis://127.0.0.1:" + server.port());
-      assertThat(server.command("PING")).isEqualTo("PONG");
-      assertThat(info(server, "process_id")).isEqualTo(Long.toString(server.pid()));
-      assertThat(server.command("CONFIG", "GET", "save")).isEqualTo(List.of("save", ""));
-      assertThat(server.command("CONFIG", "GET", "appendonly")).isEqualTo(List.of("appendonly", "no"));
-      assertThat(info(server, "redis_version")).startsWith("7.");
+    @Test
+    void startsAndAnswersPing() {
+        try (RedisServer server = RedisServer.start()) {
+            assertThat(server.isRunning()).isTrue();
+            assertThat(server.host()).isEqualTo("127.0.0.1");
+            assertThat(server.uri()).isEqualTo("redis://127.0.0.1:" + server.port());
+            assertThat(server.command("PING")).isEqualTo("PONG");
+            assertThat(info(server, "process_id")).isEqualTo(Long.toString(server.pid()));
+            assertThat(server.command("CONFIG", "GET", "save")).isEqualTo(List.of("save", ""));
+            assertThat(server.command("CONFIG", "GET", "appendonly")).isEqualTo(List.of("appendonly", "no"));
+            assertThat(info(server, "redis_version")).startsWith("7.");
+        }
     }
-  }
 
-  @Test
-  void twoServersAreIndependent() {
-    try (RedisServer a = RedisServer.start(); RedisServer b = RedisServer.start()) {
-      assertThat(a.port()).isNotEqualTo(b.port());
-      assertThat(a.pid()).isNotEqualTo(b.pid());
-      assertThat(a.command("SET", "k", "a")).isEqualTo("OK");
-      assertThat(b.command("GET", "k")).isNull();
-      assertThat(b.command("PING")).isEqualTo("PONG");
+    @Test
+    void twoServersAreIndependent() {
+        try (RedisServer a = RedisServer.start(); RedisServer b = RedisServer.start()) {
+            assertThat(a.port()).isNotEqualTo(b.port());
+            assertThat(a.pid()).isNotEqualTo(b.pid());
+            assertThat(a.command("SET", "k", "a")).isEqualTo("OK");
+            assertThat(b.command("GET", "k")).isNull();
+            assertThat(b.command("PING")).isEqualTo("PONG");
+        }
     }
-  }
 
-  @Test
-  void respClientMapsReplies() {
-    try (RedisServer server = RedisServer.start(); RespClient client = server.client()) {
-      String text = "grüße ✓ 锁";
-      assertThat(client.command("SET", "key ü", text)).isEqualTo("OK");
-      assertThat(client.command("GET", "key ü")).isEqualTo(text);
-      assertThat(client.command("GET", "missing")).isNull();
-      assertThat(client.command("SET", "empty", "")).isEqualTo("OK");
-      assertThat(client.command("GET", "empty")).isEqualTo("");
-      assertThat(client.command("INCR", "n")).isEqualTo(1L);
-      assertThat(client.command("RPUSH", "list", "a", "b")).isEqualTo(2L);
-      assertThat(client.command("LRANGE", "list", "0", "-1")).isEqualTo(List.of("a", "b"));
-      assertThat(client.command("EVAL", "return {1, 'x', {2}, false}", "0"))
-          .isEqualTo(Arrays.asList(1L, "x", List.of(2L), null));
-      assertThat(client.command("DBSIZE")).isEqualTo(4L);
+    @Test
+    void respClientMapsReplies() {
+        try (RedisServer server = RedisServer.start(); RespClient client = server.client()) {
+            String text = "grüße ✓ 锁";
+            assertThat(client.command("SET", "key ü", text)).isEqualTo("OK");
+            assertThat(client.command("GET", "key ü")).isEqualTo(text);
+            assertThat(client.command("GET", "missing")).isNull();
+            assertThat(client.command("SET", "empty", "")).isEqualTo("OK");
+            assertThat(client.command("GET", "empty")).isEqualTo("");
+            assertThat(client.command("INCR", "n")).isEqualTo(1L);
+            assertThat(client.command("RPUSH", "list", "a", "b")).isEqualTo(2L);
+            assertThat(client.command("LRANGE", "list", "0", "-1")).isEqualTo(List.of("a", "b"));
+            assertThat(client.command("EVAL", "return {1, 'x', {2}, false}", "0"))
+                    .isEqualTo(Arrays.asList(1L, "x", List.of(2L), null));
+            assertThat(client.command("DBSIZE")).isEqualTo(4L);
+        }
     }
-  }
 
-  @Test
-  void errorRepliesThrowWithTheServerText() {
-    try (RedisServer server = RedisServer.start(); RespClient client = server.client()) {
-      assertThatThrownBy(() -> client.command("NOSUCHCOMMAND", "x"))
-          .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("ERR unknown command");
-      client.command("SET", "s", "v");
-      assertThatThrownBy(() -> client.command("LPUSH", "s", "x"))
-          .isInstanceOf(IllegalStateException.class)
-          .hasMessageStartingWith("WRONGTYPE");
-      // the connection is still usable after an error reply
-      assertThat(client.command("PING")).isEqualTo("PONG");
-      // errors nested in arrays do not desynchronise the stream
-      client.command("MULTI");
-      client.command("LPUSH", "s", "x");
-      client.command("GET", "s");
-      List<?> results = (List<?>) client.command("EXEC");
-      assertThat(results).hasSize(2);
-      assertThat(results.get(0)).isInstanceOf(IllegalStateException.class);
-      assertThat(results.get(1)).isEqualTo("v");
+    @Test
+    void errorRepliesThrowWithTheServerText() {
+        try (RedisServer server = RedisServer.start(); RespClient client = server.client()) {
+            assertThatThrownBy(() -> client.command("NOSUCHCOMMAND", "x"))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("ERR unknown command");
+            client.command("SET", "s", "v");
+            assertThatThrownBy(() -> client.command("LPUSH", "s", "x"))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("WRONGTYPE");
+            // the connection is still usable after an error reply
+            assertThat(client.command("PING")).isEqualTo("PONG");
+            // errors nested in arrays do not desynchronise the stream
+            client.command("MULTI");
+            client.command("LPUSH", "s", "x");
+            client.command("GET", "s");
+            List<?> results = (List<?>) client.command("EXEC");
+            assertThat(results).hasSize(2);
+            assertThat(results.get(0)).isInstanceOf(IllegalStateException.class);
+            assertThat(results.get(1)).isEqualTo("v");
+        }
     }
-  }
 
-  @Test
-  void restartKeepsThePortAndLosesTheData() {
-    try (RedisServer server = RedisServer.start()) {
-      int port = server.port();
-      long pid = server.pid();
-      server.command("SET", "k", "v");
+    @Test
+    void restartKeepsThePortAndLosesTheData() {
+        try (RedisServer server = RedisServer.start()) {
+            int port = server.port();
+            long pid = server.pid();
+            server.command("SET", "k", "v");
 
-      server.restart();
+            server.restart();
 
-      assertThat(server.isRunning()).isTrue();
-      assertThat(server.port()).isEqualTo(port);
-      assertThat(server.pid()).isNotEqualTo(pid);
-      assertThat(info(server, "process_id")).isEqualTo(Long.toString(server.pid()));
-      assertThat(server.command("GET", "k")).isNull();
-      assertThat(server.command("DBSIZE")).isEqualTo(0L);
+            assertThat(server.isRunning()).isTrue();
+            assertThat(server.port()).isEqualTo(port);
+            assertThat(server.pid()).isNotEqualTo(pid);
+            assertThat(info(server, "process_id")).isEqualTo(Long.toString(server.pid()));
+            assertThat(server.command("GET", "k")).isNull();
+            assertThat(server.command("DBSIZE")).isEqualTo(0L);
+        }
     }
-  }
 
-  @Test
-  void stopFreesThePortAndIsIdempotent() throws IOException {
-    RedisServer server = RedisServer.start();
-    Path dir = server.dir();
-    try {
-      server.stop();
-      assertThat(server.isRunning()).isFalse();
-      try (ServerSocket socket = new ServerSocket(server.port(), 1, InetAddress.getByName("127.0.0.1"))) {
-        assertThat(socket.getLocalPort()).isEqualTo(server.port());
-      }
-      server.stop();
-      assertThat(server.isRunning()).isFalse();
-      assertThatThrownBy(() -> server.command("PING")).isInstanceOf(UncheckedIOException.class);
-    } finally {
-      server.close();
+    @Test
+    void stopFreesThePortAndIsIdempotent() throws IOException {
+        RedisServer server = RedisServer.start();
+        Path dir = server.dir();
+        try {
+            server.stop();
+            assertThat(server.isRunning()).isFalse();
+            try (ServerSocket socket = bind(server.port())) {
+                assertThat(socket.getLocalPort()).isEqualTo(server.port());
+            }
+            server.stop();
+            assertThat(server.isRunning()).isFalse();
+            assertThatThrownBy(() -> server.command("PING")).isInstanceOf(UncheckedIOException.class);
+        } finally {
+            server.close();
+        }
+        assertThat(dir).doesNotExist();
+        server.close();
     }
-    assertThat(dir).doesNotExist();
-    server.close();
-  }
 
-  @Test
-  void restartFailsWithTheLogTailWhenThePortIsTaken() throws IOException {
-    try (RedisServer server = RedisServer.start()) {
-      server.stop();
-      try (ServerSocket squatter = new ServerSocket(server.port(), 1, InetAddress.getByName("127.0.0.1"))) {
-        assertThatThrownBy(server::restart)
-            .isInstanceOf(IllegalStateException.class)
-            .hasMessageContaining("redis.log")
-            .hasMessageContaining("Address already in use");
-        assertThat(server.isRunning()).isFalse();
-      }
-      server.restart();
-      assertThat(server.command("PING")).isEqualTo("PONG");
+    @Test
+    void restartFailsWithTheLogTailWhenThePortIsTaken() throws IOException {
+        try (RedisServer server = RedisServer.start()) {
+            server.stop();
+            try (ServerSocket squatter = bind(server.port())) {
+                assertThatThrownBy(server::restart)
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("redis.log")
+                        .hasMessageContaining("Address already in use");
+                assertThat(server.isRunning()).isFalse();
+            }
+            server.restart();
+            assertThat(server.command("PING")).isEqualTo("PONG");
+        }
     }
-  }
 
-  @Test
-  void suspendFreezesTheServerAndResumeThawsIt() {
-    try (RedisServer server = RedisServer.start()) {
-      server.command("SET", "k", "v");
+    @Test
+    void suspendFreezesTheServerAndResumeThawsIt() {
+        try (RedisServer server = RedisServer.start()) {
+            server.command("SET", "k", "v");
 
-      server.suspend();
+            server.suspend();
 
-      assertThat(server.isSuspended()).isTrue();
-      assertThat(server.isRunning()).isTrue();
-      try (RespClient client = server.client(Duration.ofMillis(300))) {
-        assertThatThrownBy(() -> client.command("PING"))
-            .isInstanceOf(UncheckedIOException.class)
-            .hasCauseInstanceOf(SocketTimeoutException.class);
-      }
+            assertThat(server.isSuspended()).isTrue();
+            assertThat(server.isRunning()).isTrue();
+            try (RespClient client = server.client(Duration.ofMillis(300))) {
+                assertThatThrownBy(() -> client.command("PING"))
+                        .isInstanceOf(UncheckedIOException.class)
+                        .hasCauseInstanceOf(SocketTimeoutException.class);
+            }
 
-      server.resume();
+            server.resume();
 
-      assertThat(server.isSuspended()).isFalse();
-      try (RespClient client = server.client(Duration.ofSeconds(5))) {
-        assertThat(client.command("PING")).isEqualTo("PONG");
-        assertThat(client.command("GET", "k")).isEqualTo("v");
-      }
+            assertThat(server.isSuspended()).isFalse();
+            try (RespClient client = server.client(Duration.ofSeconds(5))) {
+                assertThat(client.command("PING")).isEqualTo("PONG");
+                assertThat(client.command("GET", "k")).isEqualTo("v");
+            }
+        }
     }
-  }
 
-  @Test
-  void aSuspendedServerCanBeStopped() {
-    RedisServer server = RedisServer.start();
-    try {
-      server.suspend();
-      server.stop();
-      assertThat(server.isRunning()).isFalse();
-      assertThat(server.isSuspended()).isFalse();
-    } finally {
-      server.close();
+    @Test
+    void aSuspendedServerCanBeStopped() {
+        RedisServer server = RedisServer.start();
+        try {
+            server.suspend();
+            server.stop();
+            assertThat(server.isRunning()).isFalse();
+            assertThat(server.isSuspended()).isFalse();
+        } finally {
+            server.close();
+        }
     }
-  }
 
-  @Test
-  void clientPauseDelaysWrites() {
-    try (RedisServer server = RedisServer.start(); RespClient client = server.client(Duration.ofSeconds(10))) {
-      long start = System.nanoTime();
-      server.pauseClients(Duration.ofMillis(1000));
-      assertThat(client.command("SET", "k", "v")).isEqualTo("OK");
-      long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      // the pause began after 'start', so the write cannot have completed less than ~1 s later
-      assertThat(elapsedMillis).isGreaterThanOrEqualTo(900);
-      assertThat(client.command("GET", "k")).isEqualTo("v");
+    @Test
+    void clientPauseDelaysWrites() {
+        try (RedisServer server = RedisServer.start(); RespClient client = server.client(Duration.ofSeconds(10))) {
+            long start = System.nanoTime();
+            server.pauseClients(Duration.ofMillis(1000));
+            assertThat(client.command("SET", "k", "v")).isEqualTo("OK");
+            long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            // the pause began after 'start', so the write cannot have completed less than ~1 s later
+            assertThat(elapsedMillis).isGreaterThanOrEqualTo(900);
+            assertThat(client.command("GET", "k")).isEqualTo("v");
+        }
     }
-  }
 
-  @Test
-  void aPausedServerCanBeStoppedQuickly() {
-    RedisServer server = RedisServer.start();
-    try {
-      server.pauseClients(Duration.ofSeconds(30));
-      long start = System.nanoTime();
-      server.stop();
-      assertThat(server.isRunning()).isFalse();
-      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(10_000);
-    } finally {
-      server.close();
+    @Test
+    void aPausedServerCanBeStoppedQuickly() {
+        RedisServer server = RedisServer.start();
+        try {
+            server.pauseClients(Duration.ofSeconds(30));
+            long start = System.nanoTime();
+            server.stop();
+            assertThat(server.isRunning()).isFalse();
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(10_000);
+        } finally {
+            server.close();
+        }
     }
-  }
 
-  @Test
-  void flushAllEmptiesTheServer() {
-    try (RedisServer server = RedisServer.start(); RespClient client = server.client()) {
-      client.command("SET", "a", "1");
-      client.command("SELECT", "1");
-      client.command("SET", "b", "2");
-      server.flushAll();
-      assertThat(client.command("DBSIZE")).isEqualTo(0L);
-      client.command("SELECT", "0");
-      assertThat(client.command("DBSIZE")).isEqualTo(0L);
+    @Test
+    void flushAllEmptiesTheServer() {
+        try (RedisServer server = RedisServer.start(); RespClient client = server.client()) {
+            client.command("SET", "a", "1");
+            client.command("SELECT", "1");
+            client.command("SET", "b", "2");
+            server.flushAll();
+            assertThat(client.command("DBSIZE")).isEqualTo(0L);
+            client.command("SELECT", "0");
+            assertThat(client.command("DBSIZE")).isEqualTo(0L);
+        }
     }
-  }
 
-  @Test
-  void readTimeoutClosesTheConnection() {
-    try (RedisServer server = RedisServer.start(); RespClient client = server.client(Duration.ofMillis(200))) {
-      assertThatThrownBy(() -> client.command("DEBUG", "SLEEP", "1"))
-          .isInstanceOf(UncheckedIOException.class)
-          .hasCauseInstanceOf(SocketTimeoutException.class);
-      // the late reply must not be read as the answer to a later command
-      assertThatThrownBy(() -> client.command("PING")).isInstanceOf(UncheckedIOException.class);
+    @Test
+    void readTimeoutClosesTheConnection() {
+        try (RedisServer server = RedisServer.start(); RespClient client = server.client(Duration.ofMillis(200))) {
+            assertThatThrownBy(() -> client.command("DEBUG", "SLEEP", "1"))
+                    .isInstanceOf(UncheckedIOException.class)
+                    .hasCauseInstanceOf(SocketTimeoutException.class);
+            // the late reply must not be read as the answer to a later command
+            assertThatThrownBy(() -> client.command("PING")).isInstanceOf(UncheckedIOException.class);
+        }
     }
-  }
 
-  // --- binary discovery -------------------------------------------------------------------------
+    // --- binary discovery -------------------------------------------------------------------------
 
-  @Test
-  void missingBinaryNamedByThePropertyFailsWithInstallInstructions() {
-    assertThatThrownBy(() -> RedisServer.findRedisServer(
-            "/nonexistent/redis-server", null, System.getenv("PATH"), List.of(Path.of("/usr/bin"))))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("-Ddistlock.redis-server=/nonexistent/redis-server")
-        .satisfies(RedisServerIT::hasInstallInstructions);
-  }
+    @Test
+    void missingBinaryNamedByThePropertyFailsWithInstallInstructions() {
+        assertThatThrownBy(() -> RedisBinary.find(
+                        "/nonexistent/redis-server", null, System.getenv("PATH"), List.of(Path.of("/usr/bin"))))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("-Ddistlock.redis-server=/nonexistent/redis-server")
+                .satisfies(RedisServerIT::hasInstallInstructions);
+    }
 
-  @Test
-  void missingBinaryNamedByTheEnvironmentFailsWithInstallInstructions() {
-    assertThatThrownBy(() -> RedisServer.findRedisServer(
-            null, "/nonexistent/redis-server", System.getenv("PATH"), List.of(Path.of("/usr/bin"))))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("REDIS_SERVER_BIN=/nonexistent/redis-server")
-        .satisfies(RedisServerIT::hasInstallInstructions);
-  }
+    @Test
+    void missingBinaryNamedByTheEnvironmentFailsWithInstallInstructions() {
+        assertThatThrownBy(() -> RedisBinary.find(
+                        null, "/nonexistent/redis-server", System.getenv("PATH"), List.of(Path.of("/usr/bin"))))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("REDIS_SERVER_BIN=/nonexistent/redis-server")
+                .satisfies(RedisServerIT::hasInstallInstructions);
+    }
 
-  @Test
-  void noBinaryAnywhereFailsWithInstallInstructions(@TempDir Path empty) {
-    assertThatThrownBy(() -> RedisServer.findRedisServer(null, "", empty.toString(), List.of(empty)))
-        .isInstanceOf(IllegalStateException.class)
-        .satisfies(RedisServerIT::hasInstallInstructions);
-  }
+    @Test
+    void noBinaryAnywhereFailsWithInstallInstructions(@TempDir Path empty) {
+        assertThatThrownBy(() -> RedisBinary.find(null, "", empty.toString(), List.of(empty)))
+                .isInstanceOf(IllegalStateException.class)
+                .satisfies(RedisServerIT::hasInstallInstructions);
+    }
 
-  @Test
-  void discoveryOrderIsPropertyThenEnvironmentThenPath(@TempDir Path tmp) throws IOException {
-    Path first = executable(tmp.resolve("a"));
-    Path second = executable(tmp.resolve("b"));
-    Path none = Files.createDirectories(tmp.resolve("none"));
-    String path = none + java.io.File.pathSeparator + first.getParent();
+    @Test
+    void discoveryOrderIsPropertyThenEnvironmentThenPath(@TempDir Path tmp) throws IOException {
+        Path first = executable(tmp.resolve("a"));
+        Path second = executable(tmp.resolve("b"));
+        Path none = Files.createDirectories(tmp.resolve("none"));
+        String path = none + File.pathSeparator + first.getParent();
 
-    assertThat(RedisServer.findRedisServer(second.toString(), first.toString(), path, List.of()))
-        .isEqualTo(second);
-    assertThat(RedisServer.findRedisServer(null, second.toString(), path, List.of())).isEqualTo(second);
-    assertThat(RedisServer.findRedisServer(null, null, path, List.of())).isEqualTo(first);
-    assertThat(RedisServer.findRedisServer(null, null, none.toString(), List.of(second.getParent())))
-        .isEqualTo(second);
-  }
+        assertThat(RedisBinary.find(second.toString(), first.toString(), path, List.of()))
+                .isEqualTo(second);
+        assertThat(RedisBinary.find(null, second.toString(), path, List.of())).isEqualTo(second);
+        assertThat(RedisBinary.find(null, null, path, List.of())).isEqualTo(first);
+        assertThat(RedisBinary.find(null, null, none.toString(), List.of(second.getParent())))
+                .isEqualTo(second);
+    }
 
-  private static void hasInstallInstructions(Throwable e) {
-    assertThat(e.getMessage())
-        .contains("redis-server")
-        .contains("7.x")
-        .contains("never skip")
-        .contains("sudo apt-get install redis-server")
-        .contains("brew install redis")
-        .contains("-Ddistlock.redis-server=/path/to/redis-server")
-        .contains("REDIS_SERVER_BIN");
-  }
+    private static void hasInstallInstructions(Throwable e) {
+        assertThat(e.getMessage())
+                .contains("redis-server")
+                .contains("7.x")
+                .contains("never skip")
+                .contains("sudo apt-get install redis-server")
+                .contains("brew install redis")
+                .contains("-Ddistlock.redis-server=/path/to/redis-server")
+                .contains("REDIS_SERVER_BIN");
+    }
 
-  private static Path executable(Path dir) throws IOException {
-    Files.createDirectories(dir);
-    Path file = dir.resolve("redis-server");
-    Files.writeString(file, "#!/bin/sh\n");
-    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
-    return file;
-  }
+    private static Path executable(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Path file = dir.resolve("redis-server");
+        Files.writeString(file, "#!/bin/sh\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return file;
+    }
 
-  private static String info(RedisServer server, String field) {
-    String info = (String) server.command("INFO", "server");
-    return info.lines()
-        .filter(line -> line.startsWith(field + ":"))
-        .map(line -> line.substring(field.length() + 1).trim())
-        .findFirst()
-        .orElseThrow();
-  }
+    private static String info(RedisServer server, String field) {
+        return RedisProcess.infoField(server.command("INFO", "server"), field);
+    }
+
+    private static ServerSocket bind(int port) throws IOException {
+        return new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"));
+    }
 }
