@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
-/** What only the Redis registry does: key layout, pub/sub economy, outages and restarts of Redis. */
+/** What only the Redis registry does: keys and tokens, pub/sub economy, outages and restarts of Redis. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RedisLockRegistryIT {
 
@@ -58,22 +58,6 @@ class RedisLockRegistryIT {
         for (AutoCloseable closeable : closeables) {
             closeable.close();
         }
-    }
-
-    @Test
-    void theKeysOfOneLockShareOneNonEmptyHashTag() {
-        RedisKeys keys = new RedisKeys("distlock");
-        for (String name : List.of("plain", "}leading", "a}b", "{x}", "%7D", "}", "tail{")) {
-            String lock = keys.lock(name);
-            String tag = hashTag(lock);
-            assertThat(tag).as(name).isNotEmpty();
-            assertThat(List.of(hashTag(keys.fence(lock)), hashTag(keys.waiters(lock)))).as(name).containsOnly(tag);
-        }
-        assertThat(keys.lock("order:42")).isEqualTo("distlock:{order:42}");
-        assertThat(keys.lock("a}b")).isNotEqualTo(keys.lock("a%7Db"));
-        assertThat(new RedisKeys("").lock("x")).isEqualTo("{x}");
-        assertThatThrownBy(() -> new RedisKeys("bad{")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("must not be null nor contain '{' or '}'");
     }
 
     @Test
@@ -222,13 +206,6 @@ class RedisLockRegistryIT {
         RedisLockRegistry registry = settings.apply(RedisLockRegistry.builder(factory)).build();
         closeables.push(registry);
         return registry;
-    }
-
-    /** The hash tag Redis Cluster computes a key's slot from ("" if the key has none). */
-    private static String hashTag(String key) {
-        int open = key.indexOf('{');
-        int close = open < 0 ? -1 : key.indexOf('}', open + 1);
-        return close < 0 ? "" : key.substring(open + 1, close);
     }
 
     private static long commandCalls(String command) {
