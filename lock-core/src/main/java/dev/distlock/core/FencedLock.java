@@ -94,7 +94,8 @@ public interface FencedLock extends Lock {
     long fencingToken();
 
     /**
-     * Sets the remaining lease of the current thread's hold to {@code lease}.
+     * Sets the remaining lease of the current thread's hold to {@code lease}; a renewed hold is renewed to
+     * this length from now on.
      *
      * @throws IllegalMonitorStateException if the current thread does not hold the lock
      * @throws LockLostException if the hold had expired or was taken over

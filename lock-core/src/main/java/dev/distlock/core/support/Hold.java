@@ -15,7 +15,8 @@ final class Hold {
     final String name;
     final String token;
     final long fencingToken;
-    final long leaseMillis;
+    /** The lease renewals restore; {@code extend} changes it. */
+    volatile long leaseMillis;
     final Instant acquiredAt;
     private final long acquiredNanos;
 

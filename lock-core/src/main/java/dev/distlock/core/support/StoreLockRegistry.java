@@ -77,6 +77,9 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
      *        the interrupt flag is set again on return
      */
     boolean acquire(String name, Lease lease, long waitNanos, boolean interruptible) throws InterruptedException {
+        if (watchdog.isShutdown()) {
+            throw new IllegalStateException("Lock '" + name + "' cannot be acquired: its registry is closed");
+        }
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException("Interrupted before acquiring lock '" + name + "'");
         }
@@ -160,6 +163,9 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             }
             owned = backend(hold.name, "extend the lease",
                     () -> uninterrupted(() -> store.extend(hold.name, hold.token, leaseMillis)));
+            if (owned) {
+                hold.leaseMillis = leaseMillis;
+            }
         }
         if (!owned) {
             reportLost(hold);

@@ -1,0 +1,62 @@
+package dev.distlock.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.distlock.memory.InMemoryLockRegistry;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ExecuteLockedTest {
+
+    private final InMemoryLockRegistry registry = InMemoryLockRegistry.builder().build();
+
+    @AfterEach
+    void close() {
+        registry.close();
+    }
+
+    @Test
+    void anExpressionLambdaReturnsItsValueAndAStatementLambdaJustRuns() {
+        AtomicInteger counter = new AtomicInteger();
+
+        int value = registry.executeLocked("counter", Duration.ZERO, () -> counter.incrementAndGet());
+        registry.executeLocked("counter", Duration.ZERO, () -> {
+            counter.incrementAndGet();
+        });
+
+        assertThat(value).isEqualTo(1);
+        assertThat(counter).hasValue(2);
+        assertThat(registry.obtain("counter").isLocked()).isFalse();
+    }
+
+    @Test
+    void anInterruptedWaitBecomesLockInterruptedExceptionWithTheFlagSet() {
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> registry.executeLocked("interrupted", Duration.ofSeconds(1), () -> 1))
+                    .isInstanceOf(LockInterruptedException.class).hasMessageContaining("'interrupted'");
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
+    void aClosedRegistryRefusesToLock() {
+        registry.close();
+        assertThatThrownBy(() -> registry.obtain("late").lock()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("'late'").hasMessageContaining("registry is closed");
+    }
+
+    @Test
+    void extendSetsTheRemainingLeaseOfARenewedHold() {
+        FencedLock lock = registry.obtain("extended", Lease.renewed(Duration.ofSeconds(3)));
+        lock.lock();
+        lock.extend(Duration.ofMinutes(5));
+        assertThat(lock.remainingLease()).isGreaterThan(Duration.ofMinutes(4));
+        lock.unlock();
+    }
+}
