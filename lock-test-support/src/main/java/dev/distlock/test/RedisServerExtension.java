@@ -10,8 +10,8 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * JUnit 5 extension providing real {@code redis-server} processes ({@link RedisServer}) to a test
- * class. Register it in a static field:
+ * JUnit 5 extension providing real {@code redis-server} processes ({@link RedisServer}) to a test class. Register it
+ * in a static field:
  *
  * <pre>{@code
  * @RegisterExtension
@@ -19,163 +19,161 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *
  * @Test
  * void works() {
- *   RedisClient client = RedisClient.create(redis.server().uri());
- *   ...
+ *     RedisClient client = RedisClient.create(redis.server().uri());
+ *     ...
  * }
  * }</pre>
  *
- * <p>The servers start once before all tests of the class and are stopped and deleted after them.
- * Before each test every server is brought back to a clean state: a suspended one is resumed, a
- * stopped or client-paused one is restarted (or unpaused), and all data and cached Lua scripts are flushed
- * ({@code FLUSHALL}, {@code SCRIPT FLUSH}). Tests may therefore stop, restart, suspend or pause
- * servers freely.
+ * <p>The servers start once before all tests of the class and are stopped and deleted after them. Before each test
+ * every server is brought back to a clean state: a suspended one is resumed, a stopped or client-paused one is
+ * restarted (or unpaused), and all data and cached Lua scripts are flushed ({@code FLUSHALL}, {@code SCRIPT FLUSH}).
+ * Tests may therefore stop, restart, suspend or pause servers freely.
  *
- * <p>If the field is not static (and the class uses the default per-method lifecycle), the servers
- * are started before each test and stopped after it, which works but is slower. The extension is
- * not meant for concurrent test execution within one class. If {@code redis-server} is missing,
- * the tests fail with installation instructions; they never skip.
+ * <p>If the field is not static (and the class uses the default per-method lifecycle), the servers are started before
+ * each test and stopped after it, which works but is slower. The extension is not meant for concurrent test execution
+ * within one class. If {@code redis-server} is missing, the tests fail with installation instructions; they never
+ * skip.
  */
 public final class RedisServerExtension
-    implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+        implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
-  private static final Duration RESET_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration RESET_TIMEOUT = Duration.ofSeconds(5);
 
-  private final int count;
-  private final List<RedisServer> servers = new ArrayList<>();
-  private String startedBy;
-  private boolean startedPerTest;
+    private final int count;
+    private final List<RedisServer> servers = new ArrayList<>();
+    private String startedBy;
+    private boolean startedPerTest;
 
-  /** An extension with one server. */
-  public RedisServerExtension() {
-    this(1);
-  }
-
-  private RedisServerExtension(int count) {
-    if (count < 1) {
-      throw new IllegalArgumentException("at least one server is needed, got " + count);
+    /** An extension with one server. */
+    public RedisServerExtension() {
+        this(1);
     }
-    this.count = count;
-  }
 
-  /**
-   * An extension with several independent servers, e.g. for Redlock-style tests.
-   *
-   * @param count number of servers, at least 1
-   * @return the extension, to be stored in a static {@code @RegisterExtension} field
-   */
-  public static RedisServerExtension servers(int count) {
-    return new RedisServerExtension(count);
-  }
-
-  /**
-   * The first (or only) server.
-   *
-   * @return the server
-   * @throws IllegalStateException outside the lifecycle of the test class
-   */
-  public RedisServer server() {
-    return servers().get(0);
-  }
-
-  /**
-   * All servers, in a fixed order.
-   *
-   * @return an unmodifiable list of {@code servers(n)} servers
-   * @throws IllegalStateException outside the lifecycle of the test class
-   */
-  public synchronized List<RedisServer> servers() {
-    if (servers.isEmpty()) {
-      throw new IllegalStateException(
-          "the redis servers are not running: register RedisServerExtension in a static "
-              + "@RegisterExtension field and use it from tests and from @BeforeAll, @BeforeEach "
-              + "or @AfterEach methods");
-    }
-    return List.copyOf(servers);
-  }
-
-  /** Starts the servers (once; nested test classes reuse those of the enclosing class). */
-  @Override
-  public synchronized void beforeAll(ExtensionContext context) {
-    if (servers.isEmpty()) {
-      startAll();
-      startedBy = context.getUniqueId();
-    }
-  }
-
-  /** Resets every server to a clean, running, empty state; starts them if not started yet. */
-  @Override
-  public synchronized void beforeEach(ExtensionContext context) {
-    if (servers.isEmpty()) {
-      startAll();
-      startedPerTest = true;
-      return; // fresh servers are clean
-    }
-    for (RedisServer server : servers) {
-      reset(server);
-    }
-  }
-
-  /** Stops the servers if they were started for this test only (non-static registration). */
-  @Override
-  public synchronized void afterEach(ExtensionContext context) {
-    if (startedPerTest) {
-      startedPerTest = false;
-      closeAll();
-    }
-  }
-
-  /** Stops the servers and deletes their directories, in the class that started them. */
-  @Override
-  public synchronized void afterAll(ExtensionContext context) {
-    if (context.getUniqueId().equals(startedBy)) {
-      startedBy = null;
-      closeAll();
-    }
-  }
-
-  private void startAll() {
-    try {
-      for (int i = 0; i < count; i++) {
-        servers.add(RedisServer.start());
-      }
-    } catch (RuntimeException | Error e) {
-      closeAll();
-      throw e;
-    }
-  }
-
-  private static void reset(RedisServer server) {
-    server.resume();
-    if (!server.isRunning() || server.mayBePaused()) {
-      server.restart();
-      return;
-    }
-    try (RespClient client = server.client(RESET_TIMEOUT)) {
-      client.command("CLIENT", "UNPAUSE"); // ends a CLIENT PAUSE ... WRITE issued by the test
-      client.command("FLUSHALL");
-      client.command("SCRIPT", "FLUSH");
-    } catch (RuntimeException e) {
-      // e.g. a CLIENT PAUSE ... ALL issued directly by the test: a restart also yields a clean server
-      server.restart();
-    }
-  }
-
-  private void closeAll() {
-    RuntimeException failure = null;
-    for (RedisServer server : servers) {
-      try {
-        server.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
+    private RedisServerExtension(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("at least one server is needed, got " + count);
         }
-      }
+        this.count = count;
     }
-    servers.clear();
-    if (failure != null) {
-      throw failure;
+
+    /**
+     * An extension with several independent servers, e.g. for Redlock-style tests.
+     *
+     * @param count number of servers, at least 1
+     * @return the extension, to be stored in a static {@code @RegisterExtension} field
+     */
+    public static RedisServerExtension servers(int count) {
+        return new RedisServerExtension(count);
     }
-  }
+
+    /**
+     * The first (or only) server.
+     *
+     * @return the server
+     * @throws IllegalStateException outside the lifecycle of the test class
+     */
+    public RedisServer server() {
+        return servers().get(0);
+    }
+
+    /**
+     * All servers, in a fixed order.
+     *
+     * @return an unmodifiable list of {@code servers(n)} servers
+     * @throws IllegalStateException outside the lifecycle of the test class
+     */
+    public synchronized List<RedisServer> servers() {
+        if (servers.isEmpty()) {
+            throw new IllegalStateException("the redis servers are not running: register RedisServerExtension in a "
+                    + "static @RegisterExtension field and use it from tests and from @BeforeAll, @BeforeEach or "
+                    + "@AfterEach methods");
+        }
+        return List.copyOf(servers);
+    }
+
+    /** Starts the servers (once; nested test classes reuse those of the enclosing class). */
+    @Override
+    public synchronized void beforeAll(ExtensionContext context) {
+        if (servers.isEmpty()) {
+            startAll();
+            startedBy = context.getUniqueId();
+        }
+    }
+
+    /** Resets every server to a clean, running, empty state; starts them if not started yet. */
+    @Override
+    public synchronized void beforeEach(ExtensionContext context) {
+        if (servers.isEmpty()) {
+            startAll();
+            startedPerTest = true;
+            return; // fresh servers are clean
+        }
+        for (RedisServer server : servers) {
+            reset(server);
+        }
+    }
+
+    /** Stops the servers if they were started for this test only (non-static registration). */
+    @Override
+    public synchronized void afterEach(ExtensionContext context) {
+        if (startedPerTest) {
+            startedPerTest = false;
+            closeAll();
+        }
+    }
+
+    /** Stops the servers and deletes their directories, in the class that started them. */
+    @Override
+    public synchronized void afterAll(ExtensionContext context) {
+        if (context.getUniqueId().equals(startedBy)) {
+            startedBy = null;
+            closeAll();
+        }
+    }
+
+    private void startAll() {
+        try {
+            for (int i = 0; i < count; i++) {
+                servers.add(RedisServer.start());
+            }
+        } catch (RuntimeException | Error e) {
+            closeAll();
+            throw e;
+        }
+    }
+
+    private static void reset(RedisServer server) {
+        server.resume();
+        if (!server.isRunning() || server.mayBePaused()) {
+            server.restart();
+            return;
+        }
+        try (RespClient client = server.client(RESET_TIMEOUT)) {
+            client.command("CLIENT", "UNPAUSE"); // ends a CLIENT PAUSE ... WRITE issued by the test
+            client.command("FLUSHALL");
+            client.command("SCRIPT", "FLUSH");
+        } catch (RuntimeException e) {
+            // e.g. a CLIENT PAUSE ... ALL issued directly by the test: a restart also yields a clean server
+            server.restart();
+        }
+    }
+
+    private void closeAll() {
+        RuntimeException failure = null;
+        for (RedisServer server : servers) {
+            try {
+                server.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        servers.clear();
+        if (failure != null) {
+            throw failure;
+        }
+    }
 }

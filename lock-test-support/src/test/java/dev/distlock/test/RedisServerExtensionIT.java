@@ -65,8 +65,7 @@ class RedisServerExtensionIT {
                 assertThat(client.command("DBSIZE")).isEqualTo(0L);
             }
         }
-        assertThat(servers.get(0).command("SCRIPT", "EXISTS", scriptSha))
-                .isEqualTo(List.of(0L));
+        assertThat(servers.get(0).command("SCRIPT", "EXISTS", scriptSha)).isEqualTo(List.of(0L));
     }
 
     @Test

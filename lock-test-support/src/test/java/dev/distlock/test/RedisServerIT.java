@@ -3,22 +3,18 @@ package dev.distlock.test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Real redis-server processes: lifecycle, RESP client and fault helpers. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -171,14 +167,11 @@ class RedisServerIT {
 
     @Test
     void aSuspendedServerCanBeStopped() {
-        RedisServer server = RedisServer.start();
-        try {
+        try (RedisServer server = RedisServer.start()) {
             server.suspend();
             server.stop();
             assertThat(server.isRunning()).isFalse();
             assertThat(server.isSuspended()).isFalse();
-        } finally {
-            server.close();
         }
     }
 
@@ -197,15 +190,12 @@ class RedisServerIT {
 
     @Test
     void aPausedServerCanBeStoppedQuickly() {
-        RedisServer server = RedisServer.start();
-        try {
+        try (RedisServer server = RedisServer.start()) {
             server.pauseClients(Duration.ofSeconds(30));
             long start = System.nanoTime();
             server.stop();
             assertThat(server.isRunning()).isFalse();
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(10_000);
-        } finally {
-            server.close();
         }
     }
 
@@ -231,67 +221,6 @@ class RedisServerIT {
             // the late reply must not be read as the answer to a later command
             assertThatThrownBy(() -> client.command("PING")).isInstanceOf(UncheckedIOException.class);
         }
-    }
-
-    // --- binary discovery -------------------------------------------------------------------------
-
-    @Test
-    void missingBinaryNamedByThePropertyFailsWithInstallInstructions() {
-        assertThatThrownBy(() -> RedisBinary.find(
-                        "/nonexistent/redis-server", null, System.getenv("PATH"), List.of(Path.of("/usr/bin"))))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("-Ddistlock.redis-server=/nonexistent/redis-server")
-                .satisfies(RedisServerIT::hasInstallInstructions);
-    }
-
-    @Test
-    void missingBinaryNamedByTheEnvironmentFailsWithInstallInstructions() {
-        assertThatThrownBy(() -> RedisBinary.find(
-                        null, "/nonexistent/redis-server", System.getenv("PATH"), List.of(Path.of("/usr/bin"))))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("REDIS_SERVER_BIN=/nonexistent/redis-server")
-                .satisfies(RedisServerIT::hasInstallInstructions);
-    }
-
-    @Test
-    void noBinaryAnywhereFailsWithInstallInstructions(@TempDir Path empty) {
-        assertThatThrownBy(() -> RedisBinary.find(null, "", empty.toString(), List.of(empty)))
-                .isInstanceOf(IllegalStateException.class)
-                .satisfies(RedisServerIT::hasInstallInstructions);
-    }
-
-    @Test
-    void discoveryOrderIsPropertyThenEnvironmentThenPath(@TempDir Path tmp) throws IOException {
-        Path first = executable(tmp.resolve("a"));
-        Path second = executable(tmp.resolve("b"));
-        Path none = Files.createDirectories(tmp.resolve("none"));
-        String path = none + File.pathSeparator + first.getParent();
-
-        assertThat(RedisBinary.find(second.toString(), first.toString(), path, List.of()))
-                .isEqualTo(second);
-        assertThat(RedisBinary.find(null, second.toString(), path, List.of())).isEqualTo(second);
-        assertThat(RedisBinary.find(null, null, path, List.of())).isEqualTo(first);
-        assertThat(RedisBinary.find(null, null, none.toString(), List.of(second.getParent())))
-                .isEqualTo(second);
-    }
-
-    private static void hasInstallInstructions(Throwable e) {
-        assertThat(e.getMessage())
-                .contains("redis-server")
-                .contains("7.x")
-                .contains("never skip")
-                .contains("sudo apt-get install redis-server")
-                .contains("brew install redis")
-                .contains("-Ddistlock.redis-server=/path/to/redis-server")
-                .contains("REDIS_SERVER_BIN");
-    }
-
-    private static Path executable(Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Path file = dir.resolve("redis-server");
-        Files.writeString(file, "#!/bin/sh\n");
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
-        return file;
     }
 
     private static String info(RedisServer server, String field) {
