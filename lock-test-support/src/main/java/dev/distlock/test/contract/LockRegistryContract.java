@@ -15,11 +15,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -127,26 +125,19 @@ public abstract class LockRegistryContract {
         FencedLock holder = registry().obtain("handoff");
         FencedLock waiter = registry().obtain("handoff");
         holder.lock();
-        CountDownLatch waiting = new CountDownLatch(1);
 
-        CompletableFuture<Long> waiterFence = CompletableFuture.supplyAsync(() -> {
-            waiting.countDown();
-            try {
-                if (!waiter.tryLock(Duration.ofSeconds(30))) {
-                    return -1L;
-                }
-                long fence = waiter.fencingToken();
-                waiter.unlock();
-                return fence;
-            } catch (InterruptedException ex) {
-                throw new IllegalStateException(ex);
+        Background<Long> waiterFence = new Background<>(() -> {
+            if (!waiter.tryLock(Duration.ofSeconds(30))) {
+                return -1L;
             }
+            long fence = waiter.fencingToken();
+            waiter.unlock();
+            return fence;
         });
-        assertThat(waiting.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
         long holderFence = holder.fencingToken();
         holder.unlock();
 
-        assertThat(waiterFence.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isGreaterThan(holderFence);
+        assertThat(waiterFence.get()).isGreaterThan(holderFence);
     }
 
     @Test
@@ -215,9 +206,10 @@ public abstract class LockRegistryContract {
                 .hasMessageContaining("'owned'");
 
         lock.lock();
-        ExecutionException failure = catchInOtherThread(lock::unlock);
-        assertThat(failure.getCause()).isInstanceOf(IllegalMonitorStateException.class)
-                .hasMessageContaining("'owned'");
+        assertThatThrownBy(() -> inOtherThread(() -> {
+            lock.unlock();
+            return null;
+        })).isInstanceOf(IllegalMonitorStateException.class).hasMessageContaining("'owned'");
         assertThat(lock.isHeldByCurrentThread()).isTrue();
         assertThat(lock.isLocked()).isTrue();
         lock.unlock();
@@ -254,14 +246,8 @@ public abstract class LockRegistryContract {
         first.lock();
         long firstFence = first.fencingToken();
 
-        CompletableFuture<Long> secondFence = CompletableFuture.supplyAsync(() -> {
-            try {
-                return second.tryLock(PATIENCE) ? second.fencingToken() : -1L;
-            } catch (InterruptedException ex) {
-                throw new IllegalStateException(ex);
-            }
-        });
-        assertThat(secondFence.get(PATIENCE.toMillis() * 2, TimeUnit.MILLISECONDS)).isGreaterThan(firstFence);
+        Background<Long> secondFence = new Background<>(() -> second.tryLock(PATIENCE) ? second.fencingToken() : -1L);
+        assertThat(secondFence.get()).isGreaterThan(firstFence);
 
         assertThatThrownBy(first::unlock).isInstanceOf(LockLostException.class)
                 .hasMessageContaining("'expiring'").hasMessageContaining("expired or another owner took it");
@@ -377,22 +363,11 @@ public abstract class LockRegistryContract {
         FencedLock holder = registry().obtain("interrupted");
         FencedLock waiter = registry().obtain("interrupted");
         holder.lock();
-        AtomicReference<Thread> waitingThread = new AtomicReference<>();
-        CountDownLatch started = new CountDownLatch(1);
 
-        CompletableFuture<Object> outcome = CompletableFuture.supplyAsync(() -> {
-            waitingThread.set(Thread.currentThread());
-            started.countDown();
-            try {
-                return waiter.tryLock(Duration.ofSeconds(60));
-            } catch (InterruptedException ex) {
-                return ex;
-            }
-        });
-        assertThat(started.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-        waitingThread.get().interrupt();
+        Background<Boolean> waiting = new Background<>(() -> waiter.tryLock(Duration.ofSeconds(60)));
+        waiting.interruptWhenBlocked();
 
-        assertThat(outcome.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isInstanceOf(InterruptedException.class);
+        assertThatThrownBy(waiting::get).isInstanceOf(InterruptedException.class);
         holder.unlock();
         assertThat(holder.isLocked()).isFalse();
         assertThat(registry().obtain("interrupted").tryLock()).isTrue();
@@ -423,23 +398,18 @@ public abstract class LockRegistryContract {
         FencedLock holder = registry().obtain("uninterruptible");
         FencedLock waiter = registry().obtain("uninterruptible");
         holder.lock();
-        AtomicReference<Thread> waitingThread = new AtomicReference<>();
-        CountDownLatch started = new CountDownLatch(1);
 
-        CompletableFuture<Boolean> flagAfterLock = CompletableFuture.supplyAsync(() -> {
-            waitingThread.set(Thread.currentThread());
-            started.countDown();
+        Background<Boolean> flagAfterLock = new Background<>(() -> {
             waiter.lock();
             boolean interrupted = Thread.interrupted();
             waiter.unlock();
             return interrupted;
         });
-        assertThat(started.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-        waitingThread.get().interrupt();
-        assertThat(flagAfterLock).isNotDone();
+        flagAfterLock.interruptWhenBlocked();
+        assertThat(flagAfterLock.isDone()).isFalse();
         holder.unlock();
 
-        assertThat(flagAfterLock.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        assertThat(flagAfterLock.get()).isTrue();
     }
 
     // --- names and misc ---
@@ -520,35 +490,9 @@ public abstract class LockRegistryContract {
         return acquired;
     }
 
-    /** Runs {@code action} in another thread and returns its result (bounded by {@link #PATIENCE} * 3). */
+    /** Runs {@code action} in another thread and returns its result, or throws what it threw. */
     protected static <T> T inOtherThread(ThrowingSupplier<T> action) throws Exception {
-        CompletableFuture<T> future = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            try {
-                future.complete(action.get());
-            } catch (Throwable failure) {
-                future.completeExceptionally(failure);
-            }
-        });
-        thread.start();
-        try {
-            return future.get(PATIENCE.toMillis() * 3, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException ex) {
-            if (ex.getCause() instanceof Exception cause) {
-                throw cause;
-            }
-            throw ex;
-        }
-    }
-
-    private static ExecutionException catchInOtherThread(Runnable action) throws Exception {
-        CompletableFuture<Void> future = CompletableFuture.runAsync(action);
-        try {
-            future.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException ex) {
-            return ex;
-        }
-        throw new AssertionError("expected the action to fail");
+        return new Background<>(action).get();
     }
 
     /** A supplier that may throw. */
@@ -556,6 +500,55 @@ public abstract class LockRegistryContract {
     protected interface ThrowingSupplier<T> {
 
         T get() throws Exception;
+    }
+
+    /**
+     * Work running in a thread of its own (never a shared pool's, since tests interrupt it), with its
+     * outcome awaited for a bounded time.
+     */
+    protected static final class Background<T> {
+
+        private final CompletableFuture<T> outcome = new CompletableFuture<>();
+        private final Thread thread;
+
+        public Background(ThrowingSupplier<T> work) {
+            thread = new Thread(() -> {
+                try {
+                    outcome.complete(work.get());
+                } catch (Throwable failure) {
+                    outcome.completeExceptionally(failure);
+                }
+            }, "contract-background");
+            thread.start();
+        }
+
+        /** Interrupts the thread once it is blocked (waiting for the lock or for the backend). */
+        public void interruptWhenBlocked() {
+            long deadline = System.nanoTime() + PATIENCE.toNanos();
+            while (thread.getState() != Thread.State.WAITING && thread.getState() != Thread.State.TIMED_WAITING) {
+                if (System.nanoTime() > deadline || outcome.isDone()) {
+                    throw new AssertionError("the background work never blocked; state " + thread.getState());
+                }
+                Thread.onSpinWait();
+            }
+            thread.interrupt();
+        }
+
+        public boolean isDone() {
+            return outcome.isDone();
+        }
+
+        /** The result, or what the work threw; waits at most three times {@link #PATIENCE}. */
+        public T get() throws Exception {
+            try {
+                return outcome.get(PATIENCE.toMillis() * 3, TimeUnit.MILLISECONDS);
+            } catch (ExecutionException ex) {
+                if (ex.getCause() instanceof Exception cause) {
+                    throw cause;
+                }
+                throw ex;
+            }
+        }
     }
 
     /** A counter in this JVM whose reads see earlier writes; updates are still two separate steps. */
