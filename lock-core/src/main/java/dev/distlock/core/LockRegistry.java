@@ -38,7 +38,19 @@ public interface LockRegistry {
      *
      * @throws InvalidLockNameException if the name is empty, too long or not valid UTF-16
      */
-    FencedLock obtain(String name, Lease lease);
+    default FencedLock obtain(String name, Lease lease) {
+        return obtain(name, lease, null);
+    }
+
+    /**
+     * Returns the lock for {@code name} whose holds live by the given lease and carry {@code label} into
+     * every {@link LockEvent}. A label names where the lock is used (e.g. {@code "OrderService.pay"}) and
+     * comes from a small fixed set, unlike names such as {@code "order:12345"}: metrics tag by label.
+     *
+     * @param label the label, or {@code null} for none
+     * @throws InvalidLockNameException if the name is empty, too long or not valid UTF-16
+     */
+    FencedLock obtain(String name, Lease lease, String label);
 
     /**
      * Acquires the lock for {@code name}, waiting at most {@code wait}, runs {@code task} and releases

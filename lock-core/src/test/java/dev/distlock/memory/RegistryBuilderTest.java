@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockListener;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,13 +40,13 @@ class RegistryBuilderTest {
         try (InMemoryLockRegistry registry = InMemoryLockRegistry.builder()
                 .listener(new LockListener() {
                     @Override
-                    public void onAcquired(String lockName, long fencingToken, Duration waited) {
+                    public void onAcquired(LockEvent event) {
                         throw new IllegalStateException("listener bug");
                     }
                 })
                 .listener(new LockListener() {
                     @Override
-                    public void onAcquired(String lockName, long fencingToken, Duration waited) {
+                    public void onAcquired(LockEvent event) {
                         heard.incrementAndGet();
                     }
                 })

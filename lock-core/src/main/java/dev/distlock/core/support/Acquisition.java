@@ -1,6 +1,7 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockEvent;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
@@ -17,18 +18,20 @@ final class Acquisition {
     private final LockStore store;
     private final NameState state;
     private final String name;
+    private final String label;
     private final long leaseMillis;
     private final boolean interruptible;
     private final long startNanos = System.nanoTime();
     private final long waitNanos;
     private boolean interruptedWhileWaiting;
 
-    Acquisition(StoreLockRegistry registry, NameState state, String name, long leaseMillis, long waitNanos,
-            boolean interruptible) {
+    Acquisition(StoreLockRegistry registry, NameState state, String name, String label, long leaseMillis,
+            long waitNanos, boolean interruptible) {
         this.registry = registry;
         this.store = registry.store();
         this.state = state;
         this.name = name;
+        this.label = label;
         this.leaseMillis = leaseMillis;
         this.waitNanos = Math.max(0, waitNanos);
         this.interruptible = interruptible;
@@ -39,17 +42,21 @@ final class Acquisition {
         try {
             Hold hold = await(state.gate) ? acquireInStore() : null;
             if (hold == null) {
-                registry.listeners().onAcquireFailed(name, waited(), null);
+                registry.listeners().acquireFailed(failure(null));
             }
             return hold;
         } catch (InterruptedException | RuntimeException failure) {
-            registry.listeners().onAcquireFailed(name, waited(), failure);
+            registry.listeners().acquireFailed(failure(failure));
             throw failure;
         } finally {
             if (interruptedWhileWaiting) {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    private LockEvent failure(Throwable error) {
+        return new LockEvent(name, label, 0, waited(), error);
     }
 
     Duration waited() {
@@ -65,7 +72,7 @@ final class Acquisition {
                 String token = registry.newToken();
                 AcquireResult result = tryOnce(token, subscription != null);
                 if (result.acquired()) {
-                    hold = new Hold(state, name, token, result.fencingToken(), leaseMillis);
+                    hold = new Hold(state, name, label, token, result.fencingToken(), leaseMillis);
                     return hold;
                 }
                 long remaining = remainingNanos();

@@ -1,5 +1,6 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.LockEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ScheduledFuture;
@@ -13,6 +14,7 @@ final class Hold {
 
     final NameState state;
     final String name;
+    final String label;
     final String token;
     final long fencingToken;
     /** The lease renewals restore; {@code extend} changes it. */
@@ -30,9 +32,10 @@ final class Hold {
     private boolean lost;
     private ScheduledFuture<?> renewal;
 
-    Hold(NameState state, String name, String token, long fencingToken, long leaseMillis) {
+    Hold(NameState state, String name, String label, String token, long fencingToken, long leaseMillis) {
         this.state = state;
         this.name = name;
+        this.label = label;
         this.token = token;
         this.fencingToken = fencingToken;
         this.leaseMillis = leaseMillis;
@@ -43,6 +46,11 @@ final class Hold {
 
     Duration heldFor() {
         return Duration.ofNanos(System.nanoTime() - acquiredNanos);
+    }
+
+    /** An event about this hold: {@code elapsed} is how long it has been held. */
+    LockEvent event(Throwable error) {
+        return new LockEvent(name, label, fencingToken, heldFor(), error);
     }
 
     synchronized boolean isLost() {

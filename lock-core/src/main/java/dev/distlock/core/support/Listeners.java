@@ -1,14 +1,14 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockListener;
-import java.time.Duration;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Calls every registered {@link LockListener}, keeping a failing listener from breaking the lock. */
-final class Listeners implements LockListener {
+final class Listeners {
 
     private static final Logger log = LoggerFactory.getLogger(Listeners.class);
 
@@ -18,43 +18,38 @@ final class Listeners implements LockListener {
         this.listeners = List.copyOf(listeners);
     }
 
-    @Override
-    public void onAcquired(String lockName, long fencingToken, Duration waited) {
-        each(l -> l.onAcquired(lockName, fencingToken, waited));
+    void acquired(LockEvent event) {
+        each(LockListener::onAcquired, event);
     }
 
-    @Override
-    public void onAcquireFailed(String lockName, Duration waited, Throwable error) {
-        each(l -> l.onAcquireFailed(lockName, waited, error));
+    void acquireFailed(LockEvent event) {
+        each(LockListener::onAcquireFailed, event);
     }
 
-    @Override
-    public void onReleased(String lockName, long fencingToken, Duration held) {
-        each(l -> l.onReleased(lockName, fencingToken, held));
+    void released(LockEvent event) {
+        each(LockListener::onReleased, event);
     }
 
-    @Override
-    public void onLost(String lockName, long fencingToken, Duration held) {
+    void lost(LockEvent event) {
         log.warn("Lock '{}' (fencing token {}) was lost after {}: its lease expired or another owner took it",
-                lockName, fencingToken, held);
-        each(l -> l.onLost(lockName, fencingToken, held));
+                event.lockName(), event.fencingToken(), event.elapsed());
+        each(LockListener::onLost, event);
     }
 
-    @Override
-    public void onRenewalFailed(String lockName, Throwable error) {
-        log.warn("Renewing the lease of lock '{}' failed; retrying at the next period", lockName, error);
-        each(l -> l.onRenewalFailed(lockName, error));
+    void renewalFailed(LockEvent event) {
+        log.warn("Renewing the lease of lock '{}' failed; retrying at the next period", event.lockName(),
+                event.error());
+        each(LockListener::onRenewalFailed, event);
     }
 
-    @Override
-    public void onReleaseFailed(String lockName, Throwable error) {
-        each(l -> l.onReleaseFailed(lockName, error));
+    void releaseFailed(LockEvent event) {
+        each(LockListener::onReleaseFailed, event);
     }
 
-    private void each(Consumer<LockListener> call) {
+    private void each(BiConsumer<LockListener, LockEvent> call, LockEvent event) {
         for (LockListener listener : listeners) {
             try {
-                call.accept(listener);
+                call.accept(listener, event);
             } catch (RuntimeException ex) {
                 log.warn("Lock listener {} failed", listener, ex);
             }

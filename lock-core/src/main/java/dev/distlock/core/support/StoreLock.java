@@ -12,11 +12,13 @@ final class StoreLock implements FencedLock {
     private final StoreLockRegistry registry;
     private final String name;
     private final Lease lease;
+    private final String label;
 
-    StoreLock(StoreLockRegistry registry, String name, Lease lease) {
+    StoreLock(StoreLockRegistry registry, String name, Lease lease, String label) {
         this.registry = registry;
         this.name = name;
         this.lease = lease;
+        this.label = label;
     }
 
     @Override
@@ -28,13 +30,13 @@ final class StoreLock implements FencedLock {
     public boolean tryLock(Duration wait) throws InterruptedException {
         Objects.requireNonNull(wait, "wait");
         long nanos = wait.isNegative() ? 0 : saturatedNanos(wait);
-        return registry.acquire(name, lease, nanos, true);
+        return registry.acquire(name, lease, label, nanos, true);
     }
 
     @Override
     public boolean tryLock() {
         try {
-            return registry.acquire(name, lease, 0, false);
+            return registry.acquire(name, lease, label, 0, false);
         } catch (InterruptedException ex) {
             throw new AssertionError("an uninterruptible acquire threw InterruptedException", ex);
         }
@@ -43,7 +45,7 @@ final class StoreLock implements FencedLock {
     @Override
     public void lock() {
         try {
-            registry.acquire(name, lease, Long.MAX_VALUE, false);
+            registry.acquire(name, lease, label, Long.MAX_VALUE, false);
         } catch (InterruptedException ex) {
             throw new AssertionError("an uninterruptible acquire threw InterruptedException", ex);
         }
@@ -51,7 +53,7 @@ final class StoreLock implements FencedLock {
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        registry.acquire(name, lease, Long.MAX_VALUE, true);
+        registry.acquire(name, lease, label, Long.MAX_VALUE, true);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.distlock.core.support;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockRegistry;
@@ -51,8 +52,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     }
 
     @Override
-    public FencedLock obtain(String name, Lease lease) {
-        return new StoreLock(this, LockNames.validate(name), Objects.requireNonNull(lease, "lease"));
+    public FencedLock obtain(String name, Lease lease, String label) {
+        return new StoreLock(this, LockNames.validate(name), Objects.requireNonNull(lease, "lease"), label);
     }
 
     /** The lease a {@link Lease#renewed()} hold gets. */
@@ -76,7 +77,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
      * @param interruptible whether an interrupt ends the wait with {@link InterruptedException}; if not,
      *        the interrupt flag is set again on return
      */
-    boolean acquire(String name, Lease lease, long waitNanos, boolean interruptible) throws InterruptedException {
+    boolean acquire(String name, Lease lease, String label, long waitNanos, boolean interruptible)
+            throws InterruptedException {
         if (watchdog.isShutdown()) {
             throw new IllegalStateException("Lock '" + name + "' cannot be acquired: its registry is closed");
         }
@@ -94,8 +96,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
                 current.count++;
                 return true;
             }
-            Acquisition acquisition = new Acquisition(this, state, name, lease.durationOr(defaultLease).toMillis(),
-                    waitNanos, interruptible);
+            Acquisition acquisition = new Acquisition(this, state, name, label,
+                    lease.durationOr(defaultLease).toMillis(), waitNanos, interruptible);
             Hold hold = acquisition.run();
             if (hold == null) {
                 return false;
@@ -107,7 +109,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
                 hold.renewWith(watchdog.scheduleWithFixedDelay(() -> renew(hold), period, period,
                         TimeUnit.MILLISECONDS));
             }
-            listeners.onAcquired(name, hold.fencingToken, acquisition.waited());
+            listeners.acquired(new LockEvent(name, label, hold.fencingToken, acquisition.waited(), null));
             return true;
         } finally {
             if (!holding) {
@@ -141,7 +143,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         try {
             released = !lostBefore && uninterrupted(() -> store.release(hold.name, hold.token));
         } catch (RuntimeException failure) {
-            listeners.onReleaseFailed(hold.name, failure);
+            listeners.releaseFailed(hold.event(failure));
             throw new LockBackendException(hold.name, "release", failure);
         } finally {
             hold.state.hold = null;
@@ -152,7 +154,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             reportLost(hold);
             throw new LockLostException(hold.name);
         }
-        listeners.onReleased(hold.name, hold.fencingToken, hold.heldFor());
+        listeners.released(hold.event(null));
     }
 
     void extend(Hold hold, long leaseMillis) {
@@ -204,7 +206,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         return maxPollMillis;
     }
 
-    LockListener listeners() {
+    Listeners listeners() {
         return listeners;
     }
 
@@ -219,7 +221,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             try {
                 owned = store.extend(hold.name, hold.token, hold.leaseMillis);
             } catch (RuntimeException failure) {
-                listeners.onRenewalFailed(hold.name, failure);
+                listeners.renewalFailed(hold.event(failure));
                 return;
             }
         }
@@ -230,7 +232,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     private void reportLost(Hold hold) {
         if (hold.markLost()) {
-            listeners.onLost(hold.name, hold.fencingToken, hold.heldFor());
+            listeners.lost(hold.event(null));
         }
     }
 

@@ -455,17 +455,22 @@ public abstract class LockRegistryContract {
     }
 
     @Test
-    void listenersHearAcquisitionsAndReleasesWithFencingTokens() throws Exception {
+    void listenersHearAcquisitionsAndReleasesWithFencingTokenAndLabel() throws Exception {
         RecordingListener listener = new RecordingListener();
-        FencedLock lock = registry(listener).obtain("heard");
+        FencedLock lock = registry(listener).obtain("heard", Lease.renewed(), "OrderService.pay");
         lock.lock();
         lock.lock();
         long fence = lock.fencingToken();
         lock.unlock();
         lock.unlock();
 
-        assertThat(listener.events()).extracting(RecordingListener.Event::type).containsExactly("acquired", "released");
-        assertThat(listener.events()).allSatisfy(event -> assertThat(event.fencingToken()).isEqualTo(fence));
+        assertThat(listener.recorded()).extracting(RecordingListener.Recorded::type)
+                .containsExactly("acquired", "released");
+        assertThat(listener.recorded()).extracting(RecordingListener.Recorded::event).allSatisfy(event -> {
+            assertThat(event.lockName()).isEqualTo("heard");
+            assertThat(event.label()).isEqualTo("OrderService.pay");
+            assertThat(event.fencingToken()).isEqualTo(fence);
+        });
     }
 
     @Test

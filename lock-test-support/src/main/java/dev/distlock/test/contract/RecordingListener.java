@@ -1,5 +1,6 @@
 package dev.distlock.test.contract;
 
+import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockListener;
 import java.time.Duration;
 import java.util.List;
@@ -10,52 +11,52 @@ import java.util.concurrent.TimeUnit;
 /** A {@link LockListener} that records every event, for assertions. */
 public final class RecordingListener implements LockListener {
 
-    /** One recorded call. */
-    public record Event(String type, String lockName, long fencingToken, Throwable error) {
+    /** One recorded call: its type ({@code "acquired"}, {@code "lost"}, ...) and event. */
+    public record Recorded(String type, LockEvent event) {
     }
 
-    private final List<Event> events = new CopyOnWriteArrayList<>();
+    private final List<Recorded> events = new CopyOnWriteArrayList<>();
     private final CountDownLatch firstLoss = new CountDownLatch(1);
 
     @Override
-    public void onAcquired(String lockName, long fencingToken, Duration waited) {
-        events.add(new Event("acquired", lockName, fencingToken, null));
+    public void onAcquired(LockEvent event) {
+        events.add(new Recorded("acquired", event));
     }
 
     @Override
-    public void onAcquireFailed(String lockName, Duration waited, Throwable error) {
-        events.add(new Event("acquireFailed", lockName, 0, error));
+    public void onAcquireFailed(LockEvent event) {
+        events.add(new Recorded("acquireFailed", event));
     }
 
     @Override
-    public void onReleased(String lockName, long fencingToken, Duration held) {
-        events.add(new Event("released", lockName, fencingToken, null));
+    public void onReleased(LockEvent event) {
+        events.add(new Recorded("released", event));
     }
 
     @Override
-    public void onLost(String lockName, long fencingToken, Duration held) {
-        events.add(new Event("lost", lockName, fencingToken, null));
+    public void onLost(LockEvent event) {
+        events.add(new Recorded("lost", event));
         firstLoss.countDown();
     }
 
     @Override
-    public void onRenewalFailed(String lockName, Throwable error) {
-        events.add(new Event("renewalFailed", lockName, 0, error));
+    public void onRenewalFailed(LockEvent event) {
+        events.add(new Recorded("renewalFailed", event));
     }
 
     @Override
-    public void onReleaseFailed(String lockName, Throwable error) {
-        events.add(new Event("releaseFailed", lockName, 0, error));
+    public void onReleaseFailed(LockEvent event) {
+        events.add(new Recorded("releaseFailed", event));
     }
 
     /** Every event so far, in order. */
-    public List<Event> events() {
+    public List<Recorded> recorded() {
         return List.copyOf(events);
     }
 
     /** The events of one type, in order. */
-    public List<Event> events(String type) {
-        return events.stream().filter(event -> event.type().equals(type)).toList();
+    public List<LockEvent> events(String type) {
+        return events.stream().filter(recorded -> recorded.type().equals(type)).map(Recorded::event).toList();
     }
 
     /** Waits at most {@code timeout} for the first loss; returns whether one was reported. */

@@ -1,0 +1,16 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+
+/**
+ * What a {@link LockListener} is told.
+ *
+ * @param lockName the lock's name (for Redis, what the key is made of)
+ * @param label the label the lock was obtained with (e.g. the annotated method), or {@code null}; unlike
+ *        the name it comes from a small fixed set, so it suits metric tags
+ * @param fencingToken the hold's fencing token, or 0 when there is no hold (acquire failures)
+ * @param elapsed time waited (acquired, acquire failed) or held (released, lost); zero otherwise
+ * @param error the failure, if the event is one; {@code null} for a plain timeout
+ */
+public record LockEvent(String lockName, String label, long fencingToken, Duration elapsed, Throwable error) {
+}
