@@ -1,6 +1,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -51,6 +52,12 @@ public interface LockRegistry {
      * @throws InvalidLockNameException if the name is empty, too long or not valid UTF-16
      */
     FencedLock obtain(String name, Lease lease, String label);
+
+    /**
+     * The locks this registry holds now, with their remaining leases (one backend call per hold): for
+     * monitoring, not for deciding anything.
+     */
+    List<HeldLock> heldLocks();
 
     /**
      * Acquires the lock for {@code name}, waiting at most {@code wait}, runs {@code task} and releases

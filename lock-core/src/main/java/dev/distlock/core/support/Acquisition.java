@@ -20,19 +20,21 @@ final class Acquisition {
     private final String name;
     private final String label;
     private final long leaseMillis;
+    private final boolean renewed;
     private final boolean interruptible;
     private final long startNanos = System.nanoTime();
     private final long waitNanos;
     private boolean interruptedWhileWaiting;
 
     Acquisition(StoreLockRegistry registry, NameState state, String name, String label, long leaseMillis,
-            long waitNanos, boolean interruptible) {
+            boolean renewed, long waitNanos, boolean interruptible) {
         this.registry = registry;
         this.store = registry.store();
         this.state = state;
         this.name = name;
         this.label = label;
         this.leaseMillis = leaseMillis;
+        this.renewed = renewed;
         this.waitNanos = Math.max(0, waitNanos);
         this.interruptible = interruptible;
     }
@@ -72,7 +74,7 @@ final class Acquisition {
                 String token = registry.newToken();
                 AcquireResult result = tryOnce(token, subscription != null);
                 if (result.acquired()) {
-                    hold = new Hold(state, name, label, token, result.fencingToken(), leaseMillis);
+                    hold = new Hold(state, name, label, token, result.fencingToken(), leaseMillis, renewed);
                     return hold;
                 }
                 long remaining = remainingNanos();

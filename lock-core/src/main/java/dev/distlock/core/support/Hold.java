@@ -22,6 +22,8 @@ final class Hold {
     final Instant acquiredAt;
     private final long acquiredNanos;
 
+    final boolean renewed;
+
     /** The owning thread; {@code null} once detached. */
     volatile Thread owner;
 
@@ -32,13 +34,15 @@ final class Hold {
     private boolean lost;
     private ScheduledFuture<?> renewal;
 
-    Hold(NameState state, String name, String label, String token, long fencingToken, long leaseMillis) {
+    Hold(NameState state, String name, String label, String token, long fencingToken, long leaseMillis,
+            boolean renewed) {
         this.state = state;
         this.name = name;
         this.label = label;
         this.token = token;
         this.fencingToken = fencingToken;
         this.leaseMillis = leaseMillis;
+        this.renewed = renewed;
         this.acquiredAt = Instant.now();
         this.acquiredNanos = System.nanoTime();
         this.owner = Thread.currentThread();

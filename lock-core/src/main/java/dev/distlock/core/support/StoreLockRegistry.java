@@ -1,6 +1,7 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.HeldLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
@@ -56,6 +57,16 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         return new StoreLock(this, LockNames.validate(name), Objects.requireNonNull(lease, "lease"), label);
     }
 
+    @Override
+    public List<HeldLock> heldLocks() {
+        return states.values().stream()
+                .map(state -> state.hold)
+                .filter(Objects::nonNull)
+                .map(hold -> new HeldLock(hold.name, hold.label, hold.fencingToken, hold.acquiredAt,
+                        remainingLease(hold), hold.renewed))
+                .toList();
+    }
+
     /** The lease a {@link Lease#renewed()} hold gets. */
     public Duration getDefaultLease() {
         return defaultLease;
@@ -97,14 +108,14 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
                 return true;
             }
             Acquisition acquisition = new Acquisition(this, state, name, label,
-                    lease.durationOr(defaultLease).toMillis(), waitNanos, interruptible);
+                    lease.durationOr(defaultLease).toMillis(), lease.isRenewed(), waitNanos, interruptible);
             Hold hold = acquisition.run();
             if (hold == null) {
                 return false;
             }
             holding = true;
             state.hold = hold;
-            if (lease.isRenewed()) {
+            if (hold.renewed) {
                 long period = Math.max(1, hold.leaseMillis / 3);
                 hold.renewWith(watchdog.scheduleWithFixedDelay(() -> renew(hold), period, period,
                         TimeUnit.MILLISECONDS));

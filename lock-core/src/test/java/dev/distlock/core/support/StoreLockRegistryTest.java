@@ -1,8 +1,12 @@
 package dev.distlock.core.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.HeldLock;
+import dev.distlock.core.Lease;
+import java.time.Duration;
 import dev.distlock.memory.InMemoryLockRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +24,27 @@ class StoreLockRegistryTest {
             }
             assertThat(((StoreLockRegistry) registry).trackedNames()).isZero();
             assertThat(registry.store().heldNames()).isEmpty();
+        }
+    }
+
+    @Test
+    void heldLocksListsTheHoldsOfThisRegistryWithTheirLeases() {
+        try (InMemoryLockRegistry registry = InMemoryLockRegistry.builder().build()) {
+            FencedLock renewed = registry.obtain("renewed", Lease.renewed(), "Jobs.run");
+            FencedLock fixed = registry.obtain("fixed", Lease.fixed(Duration.ofMinutes(5)));
+            renewed.lock();
+            fixed.lock();
+
+            assertThat(registry.heldLocks()).extracting(HeldLock::name, HeldLock::label, HeldLock::renewed)
+                    .containsExactlyInAnyOrder(tuple("renewed", "Jobs.run", true), tuple("fixed", null, false));
+            assertThat(registry.heldLocks()).allSatisfy(held -> {
+                assertThat(held.remainingLease()).isPositive();
+                assertThat(held.fencingToken()).isPositive();
+            });
+
+            renewed.unlock();
+            fixed.unlock();
+            assertThat(registry.heldLocks()).isEmpty();
         }
     }
 }

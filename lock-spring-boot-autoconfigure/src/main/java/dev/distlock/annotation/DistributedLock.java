@@ -1,0 +1,76 @@
+package dev.distlock.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated method while holding a distributed lock: the key is computed from the arguments, the
+ * lock is acquired (waiting at most {@link #timeout()}), the method runs, and the lock is released however
+ * the method ends. If the lock cannot be had in time the method does not run (see {@link #onTimeout()}).
+ *
+ * <pre>{@code
+ * @DistributedLock(name = "nightly-report")                        // a literal name
+ * @DistributedLock(name = "#orderId", timeout = "5s")              // SpEL over the arguments
+ * @DistributedLock(name = "'order:' + #order.id", lease = "30s")   // fixed lease, no renewal
+ * }</pre>
+ *
+ * <p><b>When is a name SpEL?</b> Exactly when it starts with {@code #}, {@code '}, {@code @} or {@code T(}.
+ * Anything else is a literal and needs no quotes. Expressions see the arguments as {@code #name},
+ * {@code #p0} or {@code #a0}, the method as {@code #root.method}, the target as {@code #root.target}, and
+ * beans as {@code @beanName}. They are parsed once per method; syntax errors and unknown parameter names
+ * fail the application at startup.
+ *
+ * <p>The lock wraps {@code @Transactional} on the same method: it is acquired before the transaction
+ * starts and released after it commits or rolls back. Like every proxy-based annotation it applies to
+ * calls through the Spring proxy, not to calls from the same object ({@code this.method()}).
+ */
+@Target({ElementType.METHOD, ElementType.TYPE})
+@Retention(RetentionPolicy.RUNTIME)
+@Inherited
+@Documented
+public @interface DistributedLock {
+
+    /** The lock name: a literal, or a SpEL expression when it starts with {@code #}, {@code '}, {@code @} or {@code T(}. */
+    String name();
+
+    /**
+     * How long the call may wait for the lock: a duration such as {@code "500ms"}, {@code "5s"} or
+     * {@code "PT5S"}, or a {@code ${...}} placeholder; {@code "0"} means exactly one try. Empty: the
+     * {@code distlock.wait-timeout} property.
+     */
+    String timeout() default "";
+
+    /**
+     * A fixed lease, after which the lock expires even if the method still runs (no renewal). Empty: the
+     * {@code distlock.lease} property, renewed by the watchdog while the method runs (unless
+     * {@code distlock.renew-lease=false}).
+     */
+    String lease() default "";
+
+    /** What happens when the lock cannot be acquired in time. */
+    TimeoutAction onTimeout() default TimeoutAction.FAIL;
+
+    /**
+     * The lock's label in metrics and events. Empty: the name itself when it is a literal, otherwise
+     * {@code SimpleClassName.methodName}. Never the evaluated key, which would make unbounded metrics.
+     */
+    String label() default "";
+
+    /** What a call does when it could not acquire its lock in time. */
+    enum TimeoutAction {
+
+        /** Throw {@link dev.distlock.core.LockTimeoutException}, naming the lock, the key and the time waited. */
+        FAIL,
+
+        /**
+         * Skip the method and return "nothing": {@code null} for objects, {@code Optional.empty()} for
+         * {@code Optional}, zero/false for primitives, a completed future of {@code null} for
+         * {@code CompletionStage}/{@code CompletableFuture}, and an empty {@code Mono}/{@code Flux}.
+         */
+        SKIP
+    }
+}
