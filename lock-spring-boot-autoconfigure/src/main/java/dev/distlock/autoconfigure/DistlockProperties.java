@@ -1,14 +1,24 @@
 package dev.distlock.autoconfigure;
 
 import java.time.Duration;
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.core.env.Environment;
 import org.springframework.core.Ordered;
 
 /**
- * Configuration of distlock, bound from {@code distlock.*}.
+ * Configuration of distlock, bound from {@code distlock.*}. Values that cannot work fail the startup with
+ * a message naming the property.
  */
-@ConfigurationProperties(prefix = "distlock")
-public class DistlockProperties {
+@ConfigurationProperties(prefix = DistlockProperties.PREFIX)
+public class DistlockProperties implements InitializingBean {
+
+    static final String PREFIX = "distlock";
+
+    /** Below this a renewed lease cannot be renewed reliably (every third of it, one Redis round trip each). */
+    static final Duration MIN_RENEWED_LEASE = Duration.ofMillis(300);
 
     /** Whether distlock's auto-configuration is active. */
     private boolean enabled = true;
@@ -50,6 +60,49 @@ public class DistlockProperties {
     private int advisorOrder = Ordered.LOWEST_PRECEDENCE - 1000;
 
     private final Metrics metrics = new Metrics();
+
+    /**
+     * Binds and checks the properties straight from the environment, for beans created before the
+     * properties bean exists (advisors).
+     */
+    static DistlockProperties bind(Environment environment) {
+        DistlockProperties properties = Binder.get(environment).bindOrCreate(PREFIX, DistlockProperties.class);
+        properties.afterPropertiesSet();
+        return properties;
+    }
+
+    /** Checks every value; throws naming the first property whose value cannot work. */
+    @Override
+    public void afterPropertiesSet() {
+        if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
+            throw invalid("key-prefix", keyPrefix, "must not contain '{' or '}' (they would change the Redis "
+                    + "Cluster hash tag of the lock keys)");
+        }
+        if (waitTimeout == null || waitTimeout.isNegative()) {
+            throw invalid("wait-timeout", waitTimeout, "must be zero (one try) or positive");
+        }
+        Duration minLease = renewLease ? MIN_RENEWED_LEASE : Duration.ofMillis(1);
+        if (lease == null || lease.compareTo(minLease) < 0) {
+            throw invalid("lease", lease, renewLease
+                    ? "must be at least " + MIN_RENEWED_LEASE.toMillis() + "ms when renewed (distlock.renew-lease"
+                            + "=true): the watchdog renews it every third of it, one Redis round trip each time"
+                    : "must be at least 1ms");
+        }
+        if (fenceRetention == null || fenceRetention.compareTo(lease) < 0) {
+            throw invalid("fence-retention", fenceRetention, "must be at least distlock.lease (" + lease
+                    + "), so fencing tokens outlive every hold");
+        }
+        if (maxPollInterval == null || maxPollInterval.toMillis() < 1) {
+            throw invalid("max-poll-interval", maxPollInterval, "must be at least 1ms");
+        }
+        if (subscriptionLinger == null || subscriptionLinger.isNegative()) {
+            throw invalid("subscription-linger", subscriptionLinger, "must be zero or positive");
+        }
+    }
+
+    private static InvalidConfigurationPropertyValueException invalid(String property, Object value, String reason) {
+        return new InvalidConfigurationPropertyValueException(PREFIX + "." + property, value, reason);
+    }
 
     public boolean isEnabled() {
         return enabled;
