@@ -1,0 +1,34 @@
+package dev.distlock.autoconfigure;
+
+import dev.distlock.micrometer.DistlockMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Micrometer metrics of distributed locks: a {@link DistlockMetrics} listener, which the main
+ * auto-configuration hands to the lock registry with every other {@code LockListener} bean.
+ *
+ * <p>Runs after Spring Boot's metrics auto-configurations (named, so that none of them is needed on the
+ * class path) because {@code @ConditionalOnBean(MeterRegistry.class)} only sees meter registries whose
+ * definitions are registered already. Turned off by {@code distlock.metrics.enabled=false} or
+ * {@code distlock.enabled=false}.
+ */
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean(MeterRegistry.class)
+@ConditionalOnBooleanProperty(name = { "distlock.enabled", "distlock.metrics.enabled" }, matchIfMissing = true)
+public final class DistlockMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    DistlockMetrics distlockMetrics(MeterRegistry meterRegistry) {
+        return new DistlockMetrics(meterRegistry);
+    }
+}

@@ -1,0 +1,139 @@
+package dev.distlock.micrometer;
+
+import dev.distlock.core.LockEvent;
+import dev.distlock.core.LockListener;
+import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * A {@link LockListener} that records Micrometer meters for every registry it is registered with.
+ *
+ * <table>
+ * <caption>Meters</caption>
+ * <tr><th>name</th><th>type</th><th>tags</th><th>meaning</th></tr>
+ * <tr><td>{@code distlock.acquire}</td><td>timer</td><td>{@code lock}, {@code outcome} =
+ * {@code acquired | timeout | interrupted | error}</td><td>time spent waiting in an acquire call, by how it
+ * ended ({@code error}: the backend failed)</td></tr>
+ * <tr><td>{@code distlock.held}</td><td>timer</td><td>{@code lock}, {@code outcome} =
+ * {@code released | lost | release_failed}</td><td>how long ended holds were held, by how they ended</td></tr>
+ * <tr><td>{@code distlock.held.active}</td><td>long task timer</td><td>{@code lock}</td><td>holds open now:
+ * how many ({@code active count}) and for how long ({@code duration}, {@code max})</td></tr>
+ * <tr><td>{@code distlock.lost}</td><td>counter</td><td>{@code lock}</td><td>holds found lost: the lease
+ * expired or another owner took the lock</td></tr>
+ * <tr><td>{@code distlock.release.failures}</td><td>counter</td><td>{@code lock}</td><td>releases that failed
+ * in the backend; the key expires with its lease</td></tr>
+ * <tr><td>{@code distlock.renewal.failures}</td><td>counter</td><td>{@code lock}</td><td>lease renewals that
+ * failed in the backend; the watchdog tries again next period</td></tr>
+ * </table>
+ *
+ * <p>The {@code lock} tag is the label the lock was obtained with ({@link LockEvent#label()}), or
+ * {@value #UNLABELED} for locks without one; it is never the lock's name, which may hold an id such as
+ * {@code order:12345}, so the number of meters depends on the labels only: all eleven meters of a label
+ * are registered when it is first seen. Percentiles and histograms are off, as for every timer; turn them
+ * on with Micrometer's meter filters (in Spring Boot, {@code management.metrics.distribution.*}).
+ *
+ * <p>Events may arrive on different threads (the acquirer, a releasing thread of a detached lock, the
+ * watchdog): the meters are thread-safe, and each hold is tracked by lock name and fencing token so that it
+ * ends once in {@code distlock.held} and {@code distlock.held.active} even if it is both found lost and
+ * fails to release.
+ */
+public final class DistlockMetrics implements LockListener {
+
+    /** Timer of the wait in acquire calls. */
+    public static final String ACQUIRE = "distlock.acquire";
+
+    /** Timer of the time ended holds were held. */
+    public static final String HELD = "distlock.held";
+
+    /** Long task timer of the holds open now. */
+    public static final String HELD_ACTIVE = "distlock.held.active";
+
+    /** Counter of holds found lost. */
+    public static final String LOST = "distlock.lost";
+
+    /** Counter of releases that failed in the backend. */
+    public static final String RELEASE_FAILURES = "distlock.release.failures";
+
+    /** Counter of renewals that failed in the backend. */
+    public static final String RENEWAL_FAILURES = "distlock.renewal.failures";
+
+    /** Tag holding the lock's label. */
+    public static final String LOCK_TAG = "lock";
+
+    /** Tag holding how an acquire call or a hold ended. */
+    public static final String OUTCOME_TAG = "outcome";
+
+    /** Value of the {@value #LOCK_TAG} tag for locks obtained without a label. */
+    public static final String UNLABELED = "unlabeled";
+
+    private final MeterRegistry registry;
+    private final ConcurrentMap<String, LabelMeters> meters = new ConcurrentHashMap<>();
+    private final ConcurrentMap<OpenHold, LongTaskTimer.Sample> openHolds = new ConcurrentHashMap<>();
+
+    /** Records into {@code registry}. */
+    public DistlockMetrics(MeterRegistry registry) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+    }
+
+    @Override
+    public void onAcquired(LockEvent event) {
+        LabelMeters labelMeters = metersOf(event);
+        labelMeters.acquire(AcquireOutcome.ACQUIRED).record(event.elapsed());
+        openHolds.put(OpenHold.of(event), labelMeters.active().start());
+    }
+
+    @Override
+    public void onAcquireFailed(LockEvent event) {
+        metersOf(event).acquire(AcquireOutcome.ofFailure(event)).record(event.elapsed());
+    }
+
+    @Override
+    public void onReleased(LockEvent event) {
+        end(event, HoldEnd.RELEASED);
+    }
+
+    @Override
+    public void onLost(LockEvent event) {
+        metersOf(event).lost().increment();
+        end(event, HoldEnd.LOST);
+    }
+
+    @Override
+    public void onReleaseFailed(LockEvent event) {
+        metersOf(event).releaseFailures().increment();
+        end(event, HoldEnd.RELEASE_FAILED);
+    }
+
+    @Override
+    public void onRenewalFailed(LockEvent event) {
+        metersOf(event).renewalFailures().increment();
+    }
+
+    private void end(LockEvent event, HoldEnd end) {
+        LongTaskTimer.Sample sample = openHolds.remove(OpenHold.of(event));
+        if (sample == null) {
+            // ended already: a renewal found it lost while its release failed. One hold, one end.
+            return;
+        }
+        sample.stop();
+        metersOf(event).held(end).record(event.elapsed());
+    }
+
+    private LabelMeters metersOf(LockEvent event) {
+        String label = event.label() != null ? event.label() : UNLABELED;
+        LabelMeters existing = meters.get(label);
+        // get first: computeIfAbsent may lock a bin even when the value is present
+        return existing != null ? existing : meters.computeIfAbsent(label, key -> new LabelMeters(registry, key));
+    }
+
+    /** Identifies a hold: fencing tokens grow per name, so (name, token) is unique within one backend. */
+    private record OpenHold(String name, long fencingToken) {
+
+        static OpenHold of(LockEvent event) {
+            return new OpenHold(event.lockName(), event.fencingToken());
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.distlock.micrometer;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * Every meter of one lock label, registered together when the label is first seen so that events only
+ * look meters up in final fields and maps that never change after construction (no registry lookup on
+ * the hot path), and dashboards see a zero rather than nothing for outcomes that have not happened yet.
+ */
+final class LabelMeters {
+
+    private final Map<AcquireOutcome, Timer> acquire = new EnumMap<>(AcquireOutcome.class);
+    private final Map<HoldEnd, Timer> held = new EnumMap<>(HoldEnd.class);
+    private final LongTaskTimer active;
+    private final Counter lost;
+    private final Counter releaseFailures;
+    private final Counter renewalFailures;
+
+    LabelMeters(MeterRegistry registry, String label) {
+        Tags tags = Tags.of(DistlockMetrics.LOCK_TAG, label);
+        for (AcquireOutcome outcome : AcquireOutcome.values()) {
+            acquire.put(outcome, timer(registry, DistlockMetrics.ACQUIRE, tags, outcome.tagValue,
+                    "Time spent waiting to acquire a distributed lock, by outcome"));
+        }
+        for (HoldEnd end : HoldEnd.values()) {
+            held.put(end, timer(registry, DistlockMetrics.HELD, tags, end.tagValue,
+                    "How long distributed locks were held, by how the hold ended"));
+        }
+        active = LongTaskTimer.builder(DistlockMetrics.HELD_ACTIVE)
+                .description("Distributed locks held by this instance now, and for how long")
+                .tags(tags)
+                .register(registry);
+        lost = counter(registry, DistlockMetrics.LOST, tags,
+                "Holds found lost: the lease expired or another owner took the lock");
+        releaseFailures = counter(registry, DistlockMetrics.RELEASE_FAILURES, tags,
+                "Releases that failed in the backend; the key expires with its lease");
+        renewalFailures = counter(registry, DistlockMetrics.RENEWAL_FAILURES, tags,
+                "Lease renewals that failed in the backend; retried at the next period");
+    }
+
+    private static Timer timer(MeterRegistry registry, String name, Tags tags, String outcome,
+            String description) {
+        return Timer.builder(name).description(description).tags(tags).tag(DistlockMetrics.OUTCOME_TAG, outcome)
+                .register(registry);
+    }
+
+    private static Counter counter(MeterRegistry registry, String name, Tags tags, String description) {
+        return Counter.builder(name).description(description).tags(tags).register(registry);
+    }
+
+    Timer acquire(AcquireOutcome outcome) {
+        return acquire.get(outcome);
+    }
+
+    Timer held(HoldEnd end) {
+        return held.get(end);
+    }
+
+    LongTaskTimer active() {
+        return active;
+    }
+
+    Counter lost() {
+        return lost;
+    }
+
+    Counter releaseFailures() {
+        return releaseFailures;
+    }
+
+    Counter renewalFailures() {
+        return renewalFailures;
+    }
+}
