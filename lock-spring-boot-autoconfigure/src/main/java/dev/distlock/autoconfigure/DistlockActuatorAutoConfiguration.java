@@ -1,0 +1,62 @@
+package dev.distlock.autoconfigure;
+
+import dev.distlock.actuate.DistlockHealthIndicator;
+import dev.distlock.actuate.DistlocksEndpoint;
+import dev.distlock.core.LockRegistry;
+import java.util.Map;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Actuator support for distributed locks, for applications that have a {@link LockRegistry}: the
+ * {@code distlocks} endpoint (with {@code spring-boot-actuator}) and the {@code distlock} health indicator
+ * (with {@code spring-boot-health}, when locks live in Redis). Each part backs off when its library is
+ * absent or the application defines its own bean.
+ *
+ * <p>Runs after the auto-configurations that define the lock registry and the Redis connection factory,
+ * so that the bean conditions see them. Whether the endpoint is reachable is decided, as for every
+ * endpoint, by {@code management.endpoints.web.exposure.include} and
+ * {@code management.endpoint.distlocks.access}; the health indicator is turned off by
+ * {@code management.health.distlock.enabled=false}.
+ */
+@AutoConfiguration(afterName = { "dev.distlock.autoconfigure.DistlockAutoConfiguration",
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
+@ConditionalOnBean(LockRegistry.class)
+public final class DistlockActuatorAutoConfiguration {
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(Endpoint.class)
+    static class EndpointConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        DistlocksEndpoint distlocksEndpoint(Map<String, LockRegistry> registries) {
+            return new DistlocksEndpoint(registries);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({ HealthIndicator.class, RedisConnectionFactory.class })
+    @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+    // the in-memory store has no backend to check
+    @ConditionalOnProperty(name = "distlock.store", havingValue = "redis", matchIfMissing = true)
+    static class HealthConfiguration {
+
+        @Bean
+        @ConditionalOnEnabledHealthIndicator("distlock")
+        @ConditionalOnMissingBean(name = "distlockHealthIndicator")
+        DistlockHealthIndicator distlockHealthIndicator(RedisConnectionFactory redisConnectionFactory) {
+            return new DistlockHealthIndicator(redisConnectionFactory);
+        }
+    }
+}
