@@ -1,0 +1,61 @@
+package dev.distlock.aop;
+
+import dev.distlock.core.LockRegistry;
+import java.lang.reflect.Method;
+import java.util.function.Supplier;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * The advice behind {@link dev.distlock.annotation.DistributedLock @DistributedLock}: looks up the cached
+ * operation of the called method and hands the call to the AOP-free lock support.
+ */
+public final class DistributedLockInterceptor implements MethodInterceptor {
+
+    private final LockOperationSource operations;
+    private final LockExecution execution;
+
+    /**
+     * @param registry the lock registry, asked for at the first locked call (advisors are created early,
+     *        before the registry can be)
+     * @param defaults wait, lease and renewal for annotations that leave them empty
+     * @param beanFactory resolves {@code @bean} references in names and {@code ${...}} placeholders in
+     *        {@code timeout}/{@code lease}
+     */
+    public DistributedLockInterceptor(Supplier<LockRegistry> registry, LockDefaults defaults, BeanFactory beanFactory) {
+        LockKeyEvaluator keys = new LockKeyEvaluator(beanFactory);
+        this.operations = new LockOperationSource(new LockOperationFactory(keys, defaults, beanFactory));
+        this.execution = new LockExecution(SingletonSupplier.of(registry), keys);
+    }
+
+    /** Runs the invocation under its lock, or just proceeds when the method is not annotated. */
+    @Override
+    public Object invoke(MethodInvocation invocation) throws Throwable {
+        Method method = invocation.getMethod();
+        Object target = invocation.getThis();
+        Class<?> targetClass = target != null ? AopProxyUtils.ultimateTargetClass(target) : method.getDeclaringClass();
+        LockOperation operation = operations.find(method, targetClass);
+        if (operation == null) {
+            return invocation.proceed();
+        }
+        return execution.execute(operation, invocation.getArguments(), target, invoker(invocation, operation));
+    }
+
+    /** The operation cache, shared with the advisor's pointcut and the startup validator. */
+    LockOperationSource operationSource() {
+        return operations;
+    }
+
+    private static MethodInvoker invoker(MethodInvocation invocation, LockOperation operation) {
+        if (operation.returnHandler() != null && operation.returnHandler().invokesPerSubscription()
+                && invocation instanceof ProxyMethodInvocation proxyInvocation) {
+            // each subscription runs the rest of the advice chain afresh, on a clone of the untouched invocation
+            return () -> proxyInvocation.invocableClone().proceed();
+        }
+        return invocation::proceed;
+    }
+}

@@ -1,0 +1,91 @@
+package dev.distlock.aop;
+
+import dev.distlock.annotation.DistributedLock;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
+import org.springframework.aop.scope.ScopedProxyUtils;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * Fails the application at startup when a {@link DistributedLock @DistributedLock} of any bean cannot
+ * work: a name that is not valid SpEL or refers to a parameter the method does not have or to a missing
+ * bean, a timeout or lease that is not a duration (or is negative, or a lease under 1ms), an unresolvable
+ * placeholder, an unsupported return type. Every problem is listed, each naming the method, the attribute
+ * and what is allowed. It checks the operations the interceptor uses, so whatever passes here is exactly
+ * what runs.
+ */
+public final class DistributedLockValidator implements SmartInitializingSingleton {
+
+    private final ConfigurableListableBeanFactory beanFactory;
+    private final LockOperationSource operations;
+
+    /**
+     * @param beanFactory the factory whose beans are checked
+     * @param interceptor the interceptor whose operations are checked (and cached for the first calls)
+     */
+    public DistributedLockValidator(ConfigurableListableBeanFactory beanFactory,
+            DistributedLockInterceptor interceptor) {
+        this.beanFactory = beanFactory;
+        this.operations = interceptor.operationSource();
+    }
+
+    /**
+     * Checks every annotated method of every bean class.
+     *
+     * @throws IllegalStateException listing all problems, if there are any
+     */
+    @Override
+    public void afterSingletonsInstantiated() {
+        Set<LockOperation> checked = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<String> problems = new LinkedHashSet<>();
+        for (String beanName : beanFactory.getBeanDefinitionNames()) {
+            Class<?> type = beanClass(beanName);
+            if (type == null || !AnnotationUtils.isCandidateClass(type, DistributedLock.class)) {
+                continue;
+            }
+            ReflectionUtils.doWithMethods(type, method -> {
+                LockOperation operation = operations.find(method, type);
+                if (operation != null && checked.add(operation)) {
+                    problems.addAll(operation.problems());
+                    problems.addAll(missingBeans(operation));
+                }
+            }, method -> !method.isBridge() && !method.isSynthetic());
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("Invalid @DistributedLock declarations:\n - "
+                    + String.join("\n - ", problems));
+        }
+    }
+
+    /** The class behind a bean (the target of a proxy), or {@code null} when it cannot be told. */
+    private Class<?> beanClass(String beanName) {
+        if (ScopedProxyUtils.isScopedTarget(beanName)) {
+            return null;
+        }
+        try {
+            Class<?> type = AutoProxyUtils.determineTargetClass(beanFactory, beanName);
+            return type != null ? type : beanFactory.getType(beanName, false);
+        } catch (RuntimeException unknown) {
+            // a bean whose type cannot be determined cannot be checked, and is not ours to fail
+            return null;
+        }
+    }
+
+    private Set<String> missingBeans(LockOperation operation) {
+        Set<String> missing = new LinkedHashSet<>();
+        for (String bean : operation.beanReferences()) {
+            if (!beanFactory.containsBean(bean)) {
+                missing.add("@DistributedLock on " + operation.description() + ": name '" + operation.name()
+                        + "' refers to @" + bean + ", but there is no bean of that name; allowed: the name of a "
+                        + "bean in this application context");
+            }
+        }
+        return missing;
+    }
+}

@@ -1,0 +1,40 @@
+package dev.distlock.aop;
+
+import dev.distlock.core.LockTimeoutException;
+import java.time.Duration;
+
+/**
+ * A {@link LockTimeoutException} from a {@link dev.distlock.annotation.DistributedLock @DistributedLock}
+ * call: its message names the lock's label, the evaluated key, the method and the time waited.
+ * {@link #getLockName()} is the key.
+ */
+public class LockAcquisitionTimeoutException extends LockTimeoutException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String label;
+    private final String message;
+
+    LockAcquisitionTimeoutException(String key, String label, String method, Duration wait, Duration waited) {
+        super(key, wait);
+        this.label = label;
+        this.message = "Lock '" + label + "' (key '" + key + "') could not be acquired within " + millis(wait)
+                + " (waited " + millis(waited) + ") for " + method + ": another owner held it; the method was not "
+                + "invoked";
+    }
+
+    /** The lock's label (the declared lock, not the key). */
+    public String getLabel() {
+        return label;
+    }
+
+    /** Overridden because the superclass builds its message without the label and method. */
+    @Override
+    public String getMessage() {
+        return message;
+    }
+
+    private static String millis(Duration wait) {
+        return wait.toMillis() + "ms";
+    }
+}

@@ -1,0 +1,89 @@
+package dev.distlock.aop;
+
+import dev.distlock.annotation.DistributedLock.TimeoutAction;
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockInterruptedException;
+import dev.distlock.core.LockRegistry;
+import java.time.Duration;
+
+/** One call of an annotated method: its operation, its lock (key already evaluated) and the method. */
+final class LockCall {
+
+    private final LockOperation operation;
+    private final LockRegistry registry;
+    private final FencedLock lock;
+    private final MethodInvoker invoker;
+
+    LockCall(LockOperation operation, LockRegistry registry, FencedLock lock, MethodInvoker invoker) {
+        this.operation = operation;
+        this.registry = registry;
+        this.lock = lock;
+        this.invoker = invoker;
+    }
+
+    /**
+     * Acquires the lock for the current thread, waiting at most the operation's timeout.
+     *
+     * @return the hold, or {@code null} when the wait ran out and the operation says SKIP
+     * @throws LockAcquisitionTimeoutException when the wait ran out and the operation says FAIL
+     * @throws LockInterruptedException when interrupted while waiting (the flag is set again)
+     */
+    LockContext acquire() {
+        Duration wait = operation.waitTimeout();
+        long start = System.nanoTime();
+        boolean acquired;
+        try {
+            acquired = lock.tryLock(wait);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new LockInterruptedException(lock.name(), ex);
+        }
+        if (acquired) {
+            return LockContext.ofThread(lock, operation.label());
+        }
+        if (operation.onTimeout() == TimeoutAction.SKIP) {
+            return null;
+        }
+        throw new LockAcquisitionTimeoutException(lock.name(), operation.label(), operation.description(), wait,
+                Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /** Like {@link #acquire()}, then hands the hold over so that any thread may release it. */
+    LockContext acquireDetached() {
+        LockContext held = acquire();
+        if (held != null) {
+            held.detach();
+        }
+        return held;
+    }
+
+    /** Whether the current thread held the lock already before this call acquired it (a nested call). */
+    boolean isNested() {
+        return lock.holdCount() > 1;
+    }
+
+    /** Invokes the method with {@code held} as the current {@link LockContext}. */
+    Object invoke(LockContext held) throws Throwable {
+        return held.invokeCurrent(invoker);
+    }
+
+    /** Like {@link #invoke}, but releases {@code held} at once if the method throws. */
+    Object invokeOrRelease(LockContext held) throws Throwable {
+        try {
+            return held.invokeCurrent(invoker);
+        } catch (Throwable failure) {
+            held.releaseAfter(failure);
+            throw failure;
+        }
+    }
+
+    /** The evaluated key. */
+    String key() {
+        return lock.name();
+    }
+
+    /** The registry the lock comes from. */
+    LockRegistry registry() {
+        return registry;
+    }
+}

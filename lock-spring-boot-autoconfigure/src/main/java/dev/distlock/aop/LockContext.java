@@ -1,0 +1,166 @@
+package dev.distlock.aop;
+
+import dev.distlock.core.DetachedLock;
+import dev.distlock.core.FencedLock;
+import java.util.ArrayDeque;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The lock of the {@link dev.distlock.annotation.DistributedLock @DistributedLock} call that is running:
+ * its evaluated key, its label and the fencing token to hand to the resource it protects.
+ *
+ * <pre>{@code
+ * @DistributedLock(name = "'order:' + #order.id")
+ * void pay(Order order) {
+ *     repository.save(order, LockContext.current().fencingToken());
+ * }
+ * }</pre>
+ *
+ * <p>{@link #current()} sees the innermost annotated call on the calling thread. For a method returning a
+ * {@code CompletionStage} that is the synchronous part of the method; continuations on other threads
+ * should capture {@code LockContext.current()} there and keep using that object, whose {@link #isHeld()}
+ * follows the hold until the future completes. Inside {@code Mono}/{@code Flux} pipelines use
+ * {@link ReactiveLockContext#current()}.
+ */
+public final class LockContext {
+
+    /** Innermost last; removed when empty so idle pooled threads keep nothing. */
+    private static final ThreadLocal<ArrayDeque<LockContext>> STACK = new ThreadLocal<>();
+
+    private final String key;
+    private final String label;
+    private final long fencingToken;
+    /** The thread-owned hold, or {@code null} when the hold is detached from the start (reactive calls). */
+    private final FencedLock lock;
+    private final Thread owner;
+    private volatile DetachedLock detached;
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    private LockContext(String key, String label, long fencingToken, FencedLock lock, DetachedLock detached) {
+        this.key = key;
+        this.label = label;
+        this.fencingToken = fencingToken;
+        this.lock = lock;
+        this.owner = lock != null ? Thread.currentThread() : null;
+        this.detached = detached;
+    }
+
+    /** A hold the current thread has just acquired through {@code lock}. */
+    static LockContext ofThread(FencedLock lock, String label) {
+        return new LockContext(lock.name(), label, lock.fencingToken(), lock, null);
+    }
+
+    /** A hold that no thread owns, released through {@code hold}. */
+    static LockContext ofDetached(DetachedLock hold, String label) {
+        return new LockContext(hold.name(), label, hold.fencingToken(), null, hold);
+    }
+
+    /**
+     * The lock of the innermost {@code @DistributedLock} call running on this thread.
+     *
+     * @throws IllegalStateException if no annotated call is running on this thread
+     */
+    public static LockContext current() {
+        return find().orElseThrow(() -> new IllegalStateException("LockContext.current() was called outside a "
+                + "@DistributedLock method: it is available on the thread that runs the annotated method, while "
+                + "it runs (in Mono/Flux pipelines use ReactiveLockContext.current())"));
+    }
+
+    /** The lock of the innermost {@code @DistributedLock} call running on this thread, if any. */
+    public static Optional<LockContext> find() {
+        ArrayDeque<LockContext> stack = STACK.get();
+        return stack != null ? Optional.ofNullable(stack.peek()) : Optional.empty();
+    }
+
+    /** The evaluated lock name, e.g. {@code order:42}. */
+    public String key() {
+        return key;
+    }
+
+    /** The lock's label: the annotation's label, its literal name, or {@code SimpleClassName.methodName}. */
+    public String label() {
+        return label;
+    }
+
+    /** The fencing token of this hold: larger than every token issued for this key before it. */
+    public long fencingToken() {
+        return fencingToken;
+    }
+
+    /**
+     * Whether the call still holds its lock: not yet released and not known to be lost. Loss is detected
+     * for asynchronous holds from any thread and for the others on the calling thread; elsewhere this only
+     * tells whether the call has released it.
+     */
+    public boolean isHeld() {
+        if (released.get()) {
+            return false;
+        }
+        DetachedLock hold = detached;
+        if (hold != null) {
+            return hold.isHeld();
+        }
+        return Thread.currentThread() != owner || lock.isHeldByCurrentThread();
+    }
+
+    // --- used by the lock calls ---
+
+    /** Runs the method with this context as the innermost one of the current thread. */
+    Object invokeCurrent(MethodInvoker invoker) throws Throwable {
+        ArrayDeque<LockContext> stack = STACK.get();
+        if (stack == null) {
+            stack = new ArrayDeque<>(4);
+            STACK.set(stack);
+        }
+        stack.push(this);
+        try {
+            return invoker.invoke();
+        } finally {
+            stack.pop();
+            if (stack.isEmpty()) {
+                STACK.remove();
+            }
+        }
+    }
+
+    /** Hands the thread's hold over so it can be released from any thread; called on the owning thread. */
+    void detach() {
+        detached = lock.detach();
+    }
+
+    /** Releases the hold once, from the owning thread or (once detached) from any thread. */
+    void release() {
+        if (released.compareAndSet(false, true)) {
+            DetachedLock hold = detached;
+            if (hold != null) {
+                hold.unlock();
+            } else {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Releases after {@code failure}: a release failure is added to it rather than replacing it. */
+    void releaseAfter(Throwable failure) {
+        try {
+            release();
+        } catch (RuntimeException releaseFailure) {
+            failure.addSuppressed(releaseFailure);
+        }
+    }
+
+    /** Releases, ignoring a failure (the registry's listeners hear of it): for holds nobody waits on. */
+    void releaseQuietly() {
+        try {
+            release();
+        } catch (RuntimeException ignored) {
+            // reported to the registry's listeners as a release failure; the key expires with its lease
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LockContext[" + label + ", key " + key + ", fencing token " + fencingToken + "]";
+    }
+}

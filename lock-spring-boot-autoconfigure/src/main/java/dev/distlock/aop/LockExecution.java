@@ -1,0 +1,43 @@
+package dev.distlock.aop;
+
+import dev.distlock.core.DistributedLockException;
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockRegistry;
+import java.util.function.Supplier;
+
+/**
+ * Runs one call of an annotated method under its lock, free of AOP types: computes the key, obtains the
+ * lock with the operation's lease and label, and lets the operation's {@link ReturnHandler} acquire, invoke
+ * and release.
+ */
+final class LockExecution {
+
+    private final Supplier<LockRegistry> registry;
+    private final LockKeyEvaluator keys;
+
+    /**
+     * @param registry asked on each call (the supplier caches), since advisors exist before the registry
+     */
+    LockExecution(Supplier<LockRegistry> registry, LockKeyEvaluator keys) {
+        this.registry = registry;
+        this.keys = keys;
+    }
+
+    /**
+     * @param target the object the method is called on, for {@code #root.target}
+     * @throws IllegalStateException if the declaration is invalid (normally refused at startup)
+     */
+    Object execute(LockOperation operation, Object[] args, Object target, MethodInvoker invoker) throws Throwable {
+        operation.requireValid();
+        LockRegistry locks = registry.get();
+        FencedLock lock;
+        try {
+            String key = operation.literalKey() != null ? operation.literalKey()
+                    : keys.evaluate(operation, args, target);
+            lock = locks.obtain(key, operation.lease(), operation.label());
+        } catch (DistributedLockException keyFailure) {
+            return operation.returnHandler().failed(keyFailure);
+        }
+        return operation.returnHandler().execute(new LockCall(operation, locks, lock, invoker));
+    }
+}

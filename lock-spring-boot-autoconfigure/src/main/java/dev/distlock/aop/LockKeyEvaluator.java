@@ -1,0 +1,92 @@
+package dev.distlock.aop;
+
+import java.lang.reflect.Method;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.context.expression.BeanFactoryResolver;
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ExpressionParser;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
+import org.springframework.expression.spel.support.StandardTypeLocator;
+
+/**
+ * Parses lock names that are SpEL and evaluates them per call. Parsing happens once per operation (the
+ * operation keeps the parsed expression); a call only builds a {@link MethodBasedEvaluationContext}, which
+ * resolves {@code #name}, {@code #p0} and {@code #a0} lazily, and borrows the shared resolvers (beans,
+ * types, property accessors with their caches) from one template context.
+ */
+final class LockKeyEvaluator {
+
+    private final ExpressionParser parser;
+    private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
+    private final StandardEvaluationContext template = new StandardEvaluationContext();
+
+    LockKeyEvaluator(BeanFactory beanFactory) {
+        this(beanFactory, new SpelExpressionParser());
+    }
+
+    LockKeyEvaluator(BeanFactory beanFactory, ExpressionParser parser) {
+        this.parser = parser;
+        if (beanFactory != null) {
+            template.setBeanResolver(new BeanFactoryResolver(beanFactory));
+        }
+        if (beanFactory instanceof ConfigurableBeanFactory configurable) {
+            template.setTypeLocator(new StandardTypeLocator(configurable.getBeanClassLoader()));
+        }
+        // initialise the template's lazy delegates now, not concurrently on the first calls
+        template.applyDelegatesTo(new StandardEvaluationContext());
+    }
+
+    /** The rule of {@code @DistributedLock}: a name is SpEL exactly when it starts with #, ', @ or T(. */
+    static boolean isExpression(String name) {
+        return name.startsWith("#") || name.startsWith("'") || name.startsWith("@") || name.startsWith("T(");
+    }
+
+    /**
+     * Parses a name expression.
+     *
+     * @throws org.springframework.expression.ParseException if it is not valid SpEL
+     */
+    Expression parse(String expression) {
+        return parser.parseExpression(expression);
+    }
+
+    /** The parameter names of {@code method}, or {@code null} when it was compiled without them. */
+    String[] parameterNames(Method method) {
+        return parameterNames.getParameterNames(method);
+    }
+
+    /**
+     * The key of one call of an operation whose name is SpEL.
+     *
+     * @throws LockKeyEvaluationException if the expression throws, or gives {@code null} or a blank string
+     */
+    String evaluate(LockOperation operation, Object[] args, Object target) {
+        Method method = operation.method();
+        LockExpressionRoot root = new LockExpressionRoot(method, args, target, operation.targetClass());
+        MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, method, args, parameterNames);
+        template.applyDelegatesTo(context);
+        String key;
+        try {
+            key = operation.keyExpression().getValue(context, String.class);
+        } catch (RuntimeException ex) {
+            throw failure(operation, "failed: " + ex.getMessage(), ex);
+        }
+        if (key == null) {
+            throw failure(operation, "evaluated to null", null);
+        }
+        if (key.isBlank()) {
+            throw failure(operation, "evaluated to a blank string", null);
+        }
+        return key;
+    }
+
+    private static LockKeyEvaluationException failure(LockOperation operation, String problem, Throwable cause) {
+        return new LockKeyEvaluationException(operation.label(), operation.description(), operation.name(), problem,
+                cause);
+    }
+}

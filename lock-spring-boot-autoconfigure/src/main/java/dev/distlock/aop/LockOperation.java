@@ -1,0 +1,39 @@
+package dev.distlock.aop;
+
+import dev.distlock.annotation.DistributedLock.TimeoutAction;
+import dev.distlock.core.Lease;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.springframework.expression.Expression;
+
+/**
+ * Everything a call of one annotated method needs, worked out once per (method, target class): the parsed
+ * name, durations, label and return-type strategy, or the problems that make the declaration unusable.
+ *
+ * @param method the most specific method (its parameter names are the expression's variables)
+ * @param targetClass the class the method is called on
+ * @param description {@code fully.qualified.Class.method}, for messages
+ * @param name the declared name
+ * @param literalKey the key when the name is a literal, else {@code null}
+ * @param keyExpression the parsed name when it is SpEL, else {@code null}
+ * @param beanReferences the beans the expression refers to ({@code @name}), checked at startup
+ * @param waitTimeout how long a call waits for the lock
+ * @param lease the lease of a hold
+ * @param label the lock's label in events and metrics
+ * @param onTimeout what a call does when it cannot get the lock in time
+ * @param returnHandler how long the lock is held, given the return type
+ * @param problems why the declaration is unusable; empty when it is fine
+ */
+record LockOperation(Method method, Class<?> targetClass, String description, String name, String literalKey,
+        Expression keyExpression, Set<String> beanReferences, Duration waitTimeout, Lease lease, String label,
+        TimeoutAction onTimeout, ReturnHandler returnHandler, List<String> problems) {
+
+    /** Fails a call of an unusable declaration (when no validator stopped the application at startup). */
+    void requireValid() {
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", problems));
+        }
+    }
+}

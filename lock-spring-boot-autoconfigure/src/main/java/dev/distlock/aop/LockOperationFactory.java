@@ -1,0 +1,170 @@
+package dev.distlock.aop;
+
+import dev.distlock.annotation.DistributedLock;
+import dev.distlock.core.Lease;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Turns one {@link DistributedLock} declaration on one method into a {@link LockOperation}: parses the
+ * name, resolves and parses the durations, picks the label and the return-type handler. It never throws
+ * for a bad declaration; it records every problem, so the validator can report them all at startup.
+ */
+final class LockOperationFactory {
+
+    private static final Pattern INDEXED_ARGUMENT = Pattern.compile("[ap](\\d+)");
+
+    private static final String ALLOWED_DURATIONS = "allowed: a duration such as 500ms, 5s or PT5S, or a ${...} "
+            + "placeholder that resolves to one";
+
+    private final LockKeyEvaluator keys;
+    private final LockDefaults defaults;
+    private final BeanFactory beanFactory;
+
+    LockOperationFactory(LockKeyEvaluator keys, LockDefaults defaults, BeanFactory beanFactory) {
+        this.keys = keys;
+        this.defaults = defaults;
+        this.beanFactory = beanFactory;
+    }
+
+    LockOperation create(DistributedLock annotation, Method method, Class<?> targetClass) {
+        String description = ClassUtils.getQualifiedMethodName(method, targetClass);
+        List<String> problems = new ArrayList<>();
+        Problems report = problem -> problems.add("@DistributedLock on " + description + ": " + problem);
+
+        String name = annotation.name();
+        Expression expression = null;
+        Set<String> beans = Set.of();
+        if (name.isBlank()) {
+            report.add("name is empty; give a literal name or a SpEL expression starting with #, ', @ or T(");
+        } else if (LockKeyEvaluator.isExpression(name)) {
+            expression = parse(name, method, report);
+            beans = expression != null ? ExpressionReferences.of(expression).beans() : Set.of();
+        }
+        Duration wait = duration("timeout", annotation.timeout(), defaults.waitTimeout(), report);
+        if (wait != null && wait.isNegative()) {
+            report.add("timeout '" + annotation.timeout() + "' is negative; allowed: 0 (one try) or more");
+        }
+        Duration fixedLease = duration("lease", annotation.lease(), null, report);
+        if (fixedLease != null && fixedLease.toMillis() < 1) {
+            report.add("lease '" + annotation.lease() + "' is shorter than 1ms; allowed: 1ms or more");
+        }
+        ReturnHandler handler = null;
+        try {
+            handler = ReturnHandlers.forType(method.getReturnType());
+        } catch (IllegalArgumentException unsupported) {
+            report.add(unsupported.getMessage());
+        }
+        if (!problems.isEmpty()) {
+            return new LockOperation(method, targetClass, description, name, null, null, beans, null, null,
+                    label(annotation, targetClass, method), annotation.onTimeout(), null, List.copyOf(problems));
+        }
+        Lease lease = fixedLease != null ? Lease.fixed(fixedLease) : defaults.defaultLease();
+        return new LockOperation(method, targetClass, description, name, expression == null ? name : null,
+                expression, beans, wait, lease, label(annotation, targetClass, method), annotation.onTimeout(), handler,
+                List.of());
+    }
+
+    private Expression parse(String name, Method method, Problems report) {
+        Expression expression;
+        try {
+            expression = keys.parse(name);
+        } catch (ParseException ex) {
+            report.add("name '" + name + "' is not valid SpEL (" + ex.getMessage() + "); a name starting with #, ', "
+                    + "@ or T( is SpEL, anything else is a literal");
+            return null;
+        }
+        String[] parameters = keys.parameterNames(method);
+        for (String variable : ExpressionReferences.of(expression).variables()) {
+            if (!isKnownVariable(variable, method, parameters)) {
+                report.add("name '" + name + "' refers to #" + variable + ", which is not a parameter of the method; "
+                        + "allowed: " + allowedVariables(method, parameters));
+            }
+        }
+        return expression;
+    }
+
+    private static boolean isKnownVariable(String variable, Method method, String[] parameters) {
+        if (variable.equals("root") || variable.equals("this")) {
+            return true;
+        }
+        if (parameters != null && Arrays.asList(parameters).contains(variable)) {
+            return true;
+        }
+        var indexed = INDEXED_ARGUMENT.matcher(variable);
+        return indexed.matches() && indexed.group(1).length() < 6
+                && Integer.parseInt(indexed.group(1)) < method.getParameterCount();
+    }
+
+    private static String allowedVariables(Method method, String[] parameters) {
+        List<String> allowed = new ArrayList<>();
+        int count = method.getParameterCount();
+        if (parameters != null) {
+            Arrays.stream(parameters).map(parameter -> "#" + parameter).forEach(allowed::add);
+        } else if (count > 0) {
+            allowed.add("(parameter names are not available: compile with -parameters)");
+        }
+        if (count > 0) {
+            allowed.add(count == 1 ? "#p0/#a0" : "#p0..#p" + (count - 1) + "/#a0..#a" + (count - 1));
+        }
+        allowed.add("#root.method, #root.methodName, #root.args, #root.target, #root.targetClass");
+        allowed.add("@beanName");
+        return String.join(", ", allowed);
+    }
+
+    /** The duration an attribute sets, {@code fallback} when it is empty, {@code null} after a problem. */
+    private Duration duration(String attribute, String value, Duration fallback, Problems report) {
+        if (value.isBlank()) {
+            return fallback;
+        }
+        String resolved;
+        try {
+            resolved = beanFactory instanceof ConfigurableBeanFactory configurable
+                    ? configurable.resolveEmbeddedValue(value) : value;
+        } catch (IllegalArgumentException unresolvable) {
+            report.add(attribute + " '" + value + "' has an unresolvable placeholder (" + unresolvable.getMessage()
+                    + "); " + ALLOWED_DURATIONS);
+            return null;
+        }
+        if (resolved == null || resolved.contains("${")) {
+            report.add(attribute + " '" + value + "' has an unresolvable placeholder; " + ALLOWED_DURATIONS);
+            return null;
+        }
+        try {
+            return DurationStyle.detectAndParse(resolved.trim());
+        } catch (IllegalArgumentException unparsable) {
+            String shown = resolved.equals(value) ? "'" + value + "'" : "'" + value + "' (resolved to '" + resolved + "')";
+            report.add(attribute + " " + shown + " is not a duration; " + ALLOWED_DURATIONS);
+            return null;
+        }
+    }
+
+    private static String label(DistributedLock annotation, Class<?> targetClass, Method method) {
+        if (!annotation.label().isBlank()) {
+            return annotation.label();
+        }
+        String name = annotation.name();
+        if (!name.isBlank() && !LockKeyEvaluator.isExpression(name)) {
+            return name;
+        }
+        return ClassUtils.getUserClass(targetClass).getSimpleName() + "." + method.getName();
+    }
+
+    /** Collects the problems of one declaration. */
+    @FunctionalInterface
+    private interface Problems {
+
+        void add(String problem);
+    }
+}

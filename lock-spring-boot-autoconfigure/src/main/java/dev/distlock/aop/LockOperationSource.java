@@ -1,0 +1,69 @@
+package dev.distlock.aop;
+
+import dev.distlock.annotation.DistributedLock;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.context.expression.AnnotatedElementKey;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * Finds the {@link DistributedLock} that applies to a method called on a target class and keeps the
+ * resulting {@link LockOperation} per (method, target class), including "none". The annotation is looked
+ * up on the most specific method, the methods it overrides or implements, then (for public methods other
+ * than {@code equals}/{@code hashCode}/{@code toString}) on the class, its superclasses and interfaces;
+ * composed annotations count.
+ */
+final class LockOperationSource {
+
+    private final Map<AnnotatedElementKey, Optional<LockOperation>> operations = new ConcurrentHashMap<>(256);
+    private final LockOperationFactory factory;
+
+    LockOperationSource(LockOperationFactory factory) {
+        this.factory = factory;
+    }
+
+    /** The operation of {@code method} called on {@code targetClass}, or {@code null} if it is not locked. */
+    LockOperation find(Method method, Class<?> targetClass) {
+        AnnotatedElementKey key = new AnnotatedElementKey(method, targetClass);
+        Optional<LockOperation> operation = operations.get(key);
+        if (operation == null) {
+            operation = operations.computeIfAbsent(key, ignored -> Optional.ofNullable(compute(method, targetClass)));
+        }
+        return operation.orElse(null);
+    }
+
+    /** How many (method, target class) pairs have been looked at: the operation cache's size. */
+    int size() {
+        return operations.size();
+    }
+
+    private LockOperation compute(Method method, Class<?> targetClass) {
+        if (Modifier.isStatic(method.getModifiers())) {
+            return null;
+        }
+        Class<?> userClass = ClassUtils.getUserClass(targetClass != null ? targetClass : method.getDeclaringClass());
+        Method specific = AopUtils.getMostSpecificMethod(method, userClass);
+        DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
+        if (annotation == null && specific != method) {
+            annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+        }
+        if (annotation == null && appliesToClassLevel(specific)) {
+            annotation = AnnotatedElementUtils.findMergedAnnotation(userClass, DistributedLock.class);
+            if (annotation == null) {
+                annotation = AnnotatedElementUtils.findMergedAnnotation(method.getDeclaringClass(), DistributedLock.class);
+            }
+        }
+        return annotation != null ? factory.create(annotation, specific, userClass) : null;
+    }
+
+    /** A class-level annotation locks the public methods, not the {@code Object} ones. */
+    private static boolean appliesToClassLevel(Method method) {
+        return Modifier.isPublic(method.getModifiers()) && !ReflectionUtils.isObjectMethod(method);
+    }
+}
