@@ -115,12 +115,13 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             }
             holding = true;
             state.hold = hold;
+            // listeners hear of the hold before the watchdog can report it lost
+            listeners.acquired(new LockEvent(name, label, hold.fencingToken, acquisition.waited(), null));
             if (hold.renewed) {
                 long period = Math.max(1, hold.leaseMillis / 3);
                 hold.renewWith(watchdog.scheduleWithFixedDelay(() -> renew(hold), period, period,
                         TimeUnit.MILLISECONDS));
             }
-            listeners.acquired(new LockEvent(name, label, hold.fencingToken, acquisition.waited(), null));
             return true;
         } finally {
             if (!holding) {
