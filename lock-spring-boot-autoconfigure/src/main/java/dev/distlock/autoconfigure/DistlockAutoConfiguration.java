@@ -1,0 +1,120 @@
+package dev.distlock.autoconfigure;
+
+import dev.distlock.aop.DistributedLockAdvisor;
+import dev.distlock.aop.DistributedLockInterceptor;
+import dev.distlock.aop.DistributedLockValidator;
+import dev.distlock.aop.LockDefaults;
+import dev.distlock.core.LockListener;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.memory.InMemoryLockRegistry;
+import dev.distlock.redis.RedisLockRegistry;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Auto-configuration of distlock: a {@link LockRegistry} on the application's Redis (or, when asked for
+ * with {@code distlock.store=memory}, in memory) and the advisor that makes {@code @DistributedLock} work.
+ * Every bean backs off when the application defines its own; {@code distlock.enabled=false} turns it all off.
+ */
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
+@ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(DistlockProperties.class)
+@Import({DistlockAutoConfiguration.RedisRegistryConfiguration.class,
+        DistlockAutoConfiguration.InMemoryRegistryConfiguration.class,
+        DistlockAutoConfiguration.AnnotationConfiguration.class})
+public class DistlockAutoConfiguration {
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(RedisConnectionFactory.class)
+    @ConditionalOnBean(RedisConnectionFactory.class)
+    @ConditionalOnProperty(name = "distlock.store", havingValue = "redis", matchIfMissing = true)
+    static class RedisRegistryConfiguration {
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean(LockRegistry.class)
+        RedisLockRegistry lockRegistry(RedisConnectionFactory connectionFactory, DistlockProperties properties,
+                ObjectProvider<LockListener> listeners) {
+            RedisLockRegistry.Builder builder = RedisLockRegistry.builder(connectionFactory)
+                    .keyPrefix(properties.getKeyPrefix())
+                    .fenceRetention(properties.getFenceRetention())
+                    .subscriptionLinger(properties.getSubscriptionLinger())
+                    .defaultLease(properties.getLease())
+                    .maxPollInterval(properties.getMaxPollInterval());
+            listeners.orderedStream().forEach(builder::listener);
+            return builder.build();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "distlock.store", havingValue = "memory")
+    static class InMemoryRegistryConfiguration {
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean(LockRegistry.class)
+        InMemoryLockRegistry lockRegistry(DistlockProperties properties, ObjectProvider<LockListener> listeners) {
+            InMemoryLockRegistry.Builder builder = InMemoryLockRegistry.builder()
+                    .defaultLease(properties.getLease())
+                    .maxPollInterval(properties.getMaxPollInterval());
+            listeners.orderedStream().forEach(builder::listener);
+            return builder.build();
+        }
+    }
+
+    /**
+     * The {@code @DistributedLock} machinery. Advisors are created before ordinary beans, so these methods are
+     * static, read the properties straight from the environment and resolve the registry only at the first call.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @Import(LockAutoProxyRegistrar.class)
+    static class AnnotationConfiguration {
+
+        @Bean
+        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+        @ConditionalOnMissingBean
+        static DistributedLockInterceptor distributedLockInterceptor(ObjectProvider<LockRegistry> registry,
+                Environment environment, BeanFactory beanFactory) {
+            DistlockProperties properties = DistlockProperties.bind(environment);
+            LockDefaults defaults = new LockDefaults(properties.getWaitTimeout(), properties.getLease(),
+                    properties.isRenewLease());
+            return new DistributedLockInterceptor(() -> registry.getIfAvailable(() -> {
+                throw new IllegalStateException("@DistributedLock needs a LockRegistry bean, and there is none: add "
+                        + "spring-boot-starter-data-redis (a RedisConnectionFactory), set distlock.store=memory for "
+                        + "tests, or define a LockRegistry bean");
+            }), defaults, beanFactory);
+        }
+
+        @Bean
+        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+        @ConditionalOnMissingBean
+        static DistributedLockAdvisor distributedLockAdvisor(DistributedLockInterceptor interceptor,
+                Environment environment) {
+            DistributedLockAdvisor advisor = new DistributedLockAdvisor(interceptor);
+            advisor.setOrder(DistlockProperties.bind(environment).getAdvisorOrder());
+            return advisor;
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        static DistributedLockValidator distributedLockValidator(ConfigurableListableBeanFactory beanFactory,
+                DistributedLockInterceptor interceptor) {
+            return new DistributedLockValidator(beanFactory, interceptor);
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package dev.distlock.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.annotation.DistributedLock;
+import dev.distlock.aop.DistributedLockAdvisor;
+import dev.distlock.aop.DistributedLockInterceptor;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.memory.InMemoryLockRegistry;
+import dev.distlock.redis.RedisLockRegistry;
+import com.jayway.jsonpath.JsonPath;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+class DistlockAutoConfigurationTests {
+
+    // a closed port: nothing here may need a running Redis, beans are only created, never used against it
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withPropertyValues("spring.data.redis.port=1")
+            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistlockAutoConfiguration.class));
+
+    @Test
+    void aRedisConnectionFactoryGetsARedisLockRegistryAndTheAnnotationMachinery() {
+        runner.run(context -> {
+            assertThat(context).hasSingleBean(RedisLockRegistry.class);
+            assertThat(context).hasSingleBean(DistributedLockAdvisor.class);
+            assertThat(context).hasSingleBean(DistributedLockInterceptor.class);
+            assertThat(context.getBean(RedisLockRegistry.class).keyOf("order:1")).isEqualTo("distlock:{order:1}");
+        });
+    }
+
+    @Test
+    void propertiesReachTheRegistryAndTheAdvisor() {
+        runner.withPropertyValues("distlock.key-prefix=orders", "distlock.lease=45s", "distlock.advisor-order=7")
+                .run(context -> {
+                    RedisLockRegistry registry = context.getBean(RedisLockRegistry.class);
+                    assertThat(registry.keyOf("x")).isEqualTo("orders:{x}");
+                    assertThat(registry.getDefaultLease()).isEqualTo(Duration.ofSeconds(45));
+                    assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(7);
+                });
+    }
+
+    @Test
+    void theAdvisorRunsOutsideTransactionsByDefault() {
+        runner.run(context -> assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
+                .isLessThan(Ordered.LOWEST_PRECEDENCE));
+    }
+
+    @Test
+    void anApplicationRegistryReplacesTheAutoConfiguredOne() {
+        runner.withUserConfiguration(OwnRegistry.class).run(context -> {
+            assertThat(context).hasSingleBean(LockRegistry.class);
+            assertThat(context.getBean(LockRegistry.class)).isSameAs(context.getBean("ownRegistry"));
+        });
+    }
+
+    @Test
+    void anApplicationAdvisorReplacesTheAutoConfiguredOne() {
+        runner.withUserConfiguration(OwnAdvisor.class).run(context -> {
+            assertThat(context).hasSingleBean(DistributedLockAdvisor.class);
+            assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(42);
+        });
+    }
+
+    @Test
+    void theMemoryStoreIsUsedOnlyWhenAskedFor() {
+        runner.withPropertyValues("distlock.store=memory").run(context -> {
+            assertThat(context).hasSingleBean(LockRegistry.class);
+            assertThat(context).hasSingleBean(InMemoryLockRegistry.class);
+        });
+    }
+
+    @Test
+    void withoutRedisThereIsNoRegistryUnlessMemoryIsAskedFor() {
+        ApplicationContextRunner noRedis = new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class));
+        noRedis.run(context -> assertThat(context).doesNotHaveBean(LockRegistry.class));
+        noRedis.withClassLoader(new FilteredClassLoader(RedisConnectionFactory.class))
+                .withPropertyValues("distlock.store=memory")
+                .run(context -> assertThat(context).hasSingleBean(InMemoryLockRegistry.class));
+    }
+
+    @Test
+    void enabledFalseTurnsEverythingOff() {
+        runner.withPropertyValues("distlock.enabled=false").run(context -> {
+            assertThat(context).doesNotHaveBean(LockRegistry.class);
+            assertThat(context).doesNotHaveBean(DistributedLockAdvisor.class);
+            assertThat(context).doesNotHaveBean(DistlockProperties.class);
+        });
+    }
+
+    @Test
+    void annotatedBeansAreProxiedWithoutTheAopStarter() {
+        runner.withPropertyValues("distlock.store=memory").withUserConfiguration(Annotated.class).run(context -> {
+            Guarded guarded = context.getBean(Guarded.class);
+            LockRegistry registry = context.getBean(LockRegistry.class);
+            assertThat(guarded.isLockedDuringCall(registry)).isTrue();
+            assertThat(registry.obtain("guarded").isLocked()).isFalse();
+        });
+    }
+
+    @Test
+    void invalidPropertiesFailTheStartupNamingTheProperty() {
+        assertStartupFails("distlock.key-prefix=a{b", "distlock.key-prefix", "must not contain '{' or '}'");
+        assertStartupFails("distlock.wait-timeout=-1s", "distlock.wait-timeout", "must be zero (one try) or positive");
+        assertStartupFails("distlock.lease=100ms", "distlock.lease", "at least 300ms when renewed");
+        assertStartupFails("distlock.lease=0s", "distlock.lease", "at least 300ms when renewed");
+        assertStartupFails("distlock.fence-retention=10s", "distlock.fence-retention", "at least distlock.lease");
+        assertStartupFails("distlock.max-poll-interval=0ms", "distlock.max-poll-interval", "at least 1ms");
+        assertStartupFails("distlock.subscription-linger=-1s", "distlock.subscription-linger", "zero or positive");
+        runner.withPropertyValues("distlock.lease=100ms", "distlock.renew-lease=false")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void everyPropertyHasADescriptionForTheIde() throws Exception {
+        try (InputStream metadata = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            List<Map<String, Object>> properties = JsonPath.read(metadata, "$.properties");
+            assertThat(properties).extracting(property -> property.get("name")).contains("distlock.enabled",
+                    "distlock.store", "distlock.key-prefix", "distlock.wait-timeout", "distlock.lease",
+                    "distlock.renew-lease", "distlock.fence-retention", "distlock.max-poll-interval",
+                    "distlock.subscription-linger", "distlock.advisor-order", "distlock.metrics.enabled");
+            assertThat(properties).allSatisfy(property -> assertThat(property.get("description"))
+                    .as("description of %s", property.get("name")).isNotNull());
+        }
+    }
+
+    private void assertStartupFails(String property, String name, String reason) {
+        runner.withPropertyValues(property).run(context -> {
+            assertThat(context).as(property).hasFailed();
+            assertThat(context.getStartupFailure()).as(property).rootCause()
+                    .hasMessageContaining(name).hasMessageContaining(reason);
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnRegistry {
+
+        @Bean(destroyMethod = "close")
+        InMemoryLockRegistry ownRegistry() {
+            return InMemoryLockRegistry.builder().build();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnAdvisor {
+
+        @Bean
+        static DistributedLockAdvisor ownAdvisor(DistributedLockInterceptor interceptor) {
+            DistributedLockAdvisor advisor = new DistributedLockAdvisor(interceptor);
+            advisor.setOrder(42);
+            return advisor;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Annotated {
+
+        @Bean
+        Guarded guarded() {
+            return new Guarded();
+        }
+    }
+
+    static class Guarded {
+
+        @DistributedLock(name = "guarded")
+        boolean isLockedDuringCall(LockRegistry registry) {
+            return registry.obtain("guarded").isLocked();
+        }
+    }
+}
