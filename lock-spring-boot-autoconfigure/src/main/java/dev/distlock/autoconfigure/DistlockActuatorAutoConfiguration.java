@@ -4,6 +4,7 @@ import dev.distlock.actuate.DistlockHealthIndicator;
 import dev.distlock.actuate.DistlocksEndpoint;
 import dev.distlock.core.LockRegistry;
 import java.util.Map;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -24,9 +25,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * absent or the application defines its own bean.
  *
  * <p>Runs after the auto-configurations that define the lock registry and the Redis connection factory,
- * so that the bean conditions see them. Whether the endpoint is reachable is decided, as for every
- * endpoint, by {@code management.endpoints.web.exposure.include} and
- * {@code management.endpoint.distlocks.access}; the health indicator is turned off by
+ * so that the bean conditions see them. The endpoint exists only when it is available, as for every
+ * endpoint: exposed ({@code management.endpoints.web.exposure.include=distlocks}) and not turned off
+ * ({@code management.endpoint.distlocks.access}); the health indicator is turned off by
  * {@code management.health.distlock.enabled=false}.
  */
 @AutoConfiguration(afterName = { "dev.distlock.autoconfigure.DistlockAutoConfiguration",
@@ -35,11 +36,12 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 public final class DistlockActuatorAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(Endpoint.class)
+    @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
     static class EndpointConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
+        @ConditionalOnAvailableEndpoint
         DistlocksEndpoint distlocksEndpoint(Map<String, LockRegistry> registries) {
             return new DistlocksEndpoint(registries);
         }

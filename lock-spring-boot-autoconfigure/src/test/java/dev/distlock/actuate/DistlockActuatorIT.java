@@ -36,7 +36,8 @@ class DistlockActuatorIT {
 
     @Test
     void theEndpointShowsTheRedisKeyOfEachHoldAndTheHealthIsUp() {
-        runner.withPropertyValues("spring.data.redis.host=" + redis.server().host(),
+        runner.withPropertyValues("management.endpoints.web.exposure.include=distlocks",
+                "spring.data.redis.host=" + redis.server().host(),
                 "spring.data.redis.port=" + redis.server().port()).run(context -> {
                     FencedLock lock = context.getBean(RedisLockRegistry.class)
                             .obtain("order:42", Lease.renewed(), "OrderService.pay");

@@ -19,7 +19,14 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 class DistlockActuatorAutoConfigurationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withPropertyValues("management.endpoints.web.exposure.include=distlocks")
             .withConfiguration(AutoConfigurations.of(DistlockActuatorAutoConfiguration.class));
+
+    @Test
+    void leavesTheEndpointOutWhenItIsNotExposed() {
+        runner.with(this::lockRegistryAndRedis).withPropertyValues("management.endpoints.web.exposure.include=health")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(DistlocksEndpoint.class));
+    }
 
     @Test
     void providesTheEndpointAndTheHealthIndicatorNamedDistlock() {
