@@ -8,13 +8,7 @@ import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.memory.InMemoryLockStore;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -81,26 +75,9 @@ class LockReleaseTest {
     void concurrentCallersWithTheSameKeyExcludeEachOther() throws Exception {
         int threads = 4;
         int rounds = 50;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                done.add(pool.submit(() -> {
-                    start.await();
-                    for (int i = 0; i < rounds; i++) {
-                        jobs.increment();
-                    }
-                    return null;
-                }));
-            }
-            start.countDown();
-            for (Future<?> future : done) {
-                future.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+
+        ConcurrentCalls.repeat(threads, rounds, Duration.ofSeconds(60), jobs::increment);
+
         assertThat(jobs.counter()).isEqualTo(threads * rounds);
         assertThat(jobs.maxInside()).isEqualTo(1);
     }

@@ -1,5 +1,6 @@
 package dev.distlock.aop;
 
+import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.memory.InMemoryLockRegistry;
 import dev.distlock.memory.InMemoryLockStore;
@@ -18,12 +19,11 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
- * What the auto-configuration will register, in plain Spring: Spring's infrastructure auto-proxy creator,
- * the interceptor, the infrastructure-role advisor and the validator, over an in-memory registry whose
- * store other registries can share ("other processes").
+ * What the auto-configuration will register, in plain Spring ({@link Advice}), over an in-memory registry
+ * whose store other registries can share ("other processes").
  */
 @Configuration(proxyBeanMethods = false)
-@Import(LockTestConfiguration.AutoProxy.class)
+@Import(LockTestConfiguration.Advice.class)
 class LockTestConfiguration {
 
     /** Long enough never to run out on a loaded machine when the test releases the lock. */
@@ -35,28 +35,39 @@ class LockTestConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    InMemoryLockRegistry lockRegistry(InMemoryLockStore lockStore) {
-        return InMemoryLockRegistry.builder().store(lockStore).build();
+    InMemoryLockRegistry lockRegistry(InMemoryLockStore lockStore, ObjectProvider<LockListener> listeners) {
+        InMemoryLockRegistry.Builder builder = InMemoryLockRegistry.builder().store(lockStore);
+        listeners.orderedStream().forEach(builder::listener);
+        return builder.build();
     }
 
-    @Bean
-    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static DistributedLockInterceptor distributedLockInterceptor(ObjectProvider<LockRegistry> registry,
-            ObjectProvider<LockDefaults> defaults, BeanFactory beanFactory) {
-        return new DistributedLockInterceptor(registry::getObject, defaults.getIfAvailable(() -> DEFAULTS),
-                beanFactory);
-    }
+    /**
+     * Spring's infrastructure auto-proxy creator, the interceptor, the infrastructure-role advisor and the
+     * validator, for whatever {@link LockRegistry} bean the context has.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @Import(AutoProxy.class)
+    static class Advice {
 
-    @Bean
-    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static DistributedLockAdvisor distributedLockAdvisor(DistributedLockInterceptor distributedLockInterceptor) {
-        return new DistributedLockAdvisor(distributedLockInterceptor);
-    }
+        @Bean
+        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+        static DistributedLockInterceptor distributedLockInterceptor(ObjectProvider<LockRegistry> registry,
+                ObjectProvider<LockDefaults> defaults, BeanFactory beanFactory) {
+            return new DistributedLockInterceptor(registry::getObject, defaults.getIfAvailable(() -> DEFAULTS),
+                    beanFactory);
+        }
 
-    @Bean
-    static DistributedLockValidator distributedLockValidator(ConfigurableListableBeanFactory beanFactory,
-            DistributedLockInterceptor distributedLockInterceptor) {
-        return new DistributedLockValidator(beanFactory, distributedLockInterceptor);
+        @Bean
+        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+        static DistributedLockAdvisor distributedLockAdvisor(DistributedLockInterceptor distributedLockInterceptor) {
+            return new DistributedLockAdvisor(distributedLockInterceptor);
+        }
+
+        @Bean
+        static DistributedLockValidator distributedLockValidator(ConfigurableListableBeanFactory beanFactory,
+                DistributedLockInterceptor distributedLockInterceptor) {
+            return new DistributedLockValidator(beanFactory, distributedLockInterceptor);
+        }
     }
 
     /** Registers Spring's infrastructure advisor auto-proxy creator, as @EnableTransactionManagement does. */
