@@ -17,43 +17,38 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }
  * }</pre>
  *
- * <p>{@link #current()} sees the innermost annotated call on the calling thread. For a method returning a
- * {@code CompletionStage} that is the synchronous part of the method; continuations on other threads
- * should capture {@code LockContext.current()} there and keep using that object, whose {@link #isHeld()}
- * follows the hold until the future completes. Inside {@code Mono}/{@code Flux} pipelines use
- * {@link ReactiveLockContext#current()}.
+ * <p>{@link #current()} sees the innermost annotated call running on the calling thread. For a method
+ * returning a {@code CompletionStage} that is the method's synchronous part: to use the lock in callbacks
+ * on other threads, read {@code LockContext.current()} in the method itself and hand that object on; its
+ * {@link #isHeld()} follows the hold until the returned stage completes. Inside {@code Mono}/{@code Flux}
+ * pipelines use {@link ReactiveLockContext#current()} (the method body itself sees {@code current()}).
  */
 public final class LockContext {
 
-    /** Innermost last; removed when empty so idle pooled threads keep nothing. */
+    /** Innermost first; removed when empty so that idle pooled threads keep nothing. */
     private static final ThreadLocal<ArrayDeque<LockContext>> STACK = new ThreadLocal<>();
 
     private final String key;
     private final String label;
     private final long fencingToken;
-    /** The thread-owned hold, or {@code null} when the hold is detached from the start (reactive calls). */
+    /** The hold as its acquiring thread sees it. */
     private final FencedLock lock;
     private final Thread owner;
+    /** Set once the hold is handed over to be released from any thread (asynchronous results). */
     private volatile DetachedLock detached;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    private LockContext(String key, String label, long fencingToken, FencedLock lock, DetachedLock detached) {
-        this.key = key;
+    private LockContext(FencedLock lock, String label) {
+        this.key = lock.name();
         this.label = label;
-        this.fencingToken = fencingToken;
+        this.fencingToken = lock.fencingToken();
         this.lock = lock;
-        this.owner = lock != null ? Thread.currentThread() : null;
-        this.detached = detached;
+        this.owner = Thread.currentThread();
     }
 
     /** A hold the current thread has just acquired through {@code lock}. */
     static LockContext ofThread(FencedLock lock, String label) {
-        return new LockContext(lock.name(), label, lock.fencingToken(), lock, null);
-    }
-
-    /** A hold that no thread owns, released through {@code hold}. */
-    static LockContext ofDetached(DetachedLock hold, String label) {
-        return new LockContext(hold.name(), label, hold.fencingToken(), null, hold);
+        return new LockContext(lock, label);
     }
 
     /**
@@ -124,7 +119,7 @@ public final class LockContext {
         }
     }
 
-    /** Hands the thread's hold over so it can be released from any thread; called on the owning thread. */
+    /** Hands the hold over so that any thread can release it; called on the acquiring thread. */
     void detach() {
         detached = lock.detach();
     }

@@ -38,10 +38,13 @@ public final class ReactiveLockContext {
         });
     }
 
-    /** The hold of {@code key} from {@code registry} that an enclosing subscription has, or {@code null}. */
+    /**
+     * The hold of {@code key} from {@code registry} that an enclosing subscription still has, or
+     * {@code null} (then the nested call takes the lock itself).
+     */
     static LockContext enclosing(ContextView context, Object registry, String key) {
         for (Entry entry = context.getOrDefault(KEY, null); entry != null; entry = entry.outer()) {
-            if (entry.registry() == registry && entry.held().key().equals(key)) {
+            if (entry.registry() == registry && entry.held().key().equals(key) && entry.held().isHeld()) {
                 return entry.held();
             }
         }

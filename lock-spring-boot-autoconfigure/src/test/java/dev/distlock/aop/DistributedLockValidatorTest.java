@@ -34,6 +34,12 @@ class DistributedLockValidatorTest {
     }
 
     @Test
+    void aFunctionCallFailsStartupSinceNoFunctionsAreRegistered() {
+        assertStartupFails(FunctionCall.class, message -> message
+                .contains("FunctionCall.lock").contains("refers to #orderId, which is not a parameter"));
+    }
+
+    @Test
     void anIndexedArgumentOutOfRangeFailsStartup() {
         assertStartupFails(IndexOutOfRange.class, message -> message
                 .contains("IndexOutOfRange.lock").contains("refers to #p3").contains("#p0..#p1"));
@@ -154,6 +160,13 @@ class DistributedLockValidatorTest {
 
         @DistributedLock(name = "#ordrId")
         public void lock(long orderId, String region) {
+        }
+    }
+
+    static class FunctionCall {
+
+        @DistributedLock(name = "#orderId(#id)")
+        public void lock(long id) {
         }
     }
 
