@@ -10,7 +10,9 @@ import reactor.core.scheduler.Schedulers;
  * {@link Schedulers#boundedElastic()}), then invokes the method and subscribes to what it returned, and
  * releases when that completes, fails or is cancelled, before the signal reaches the subscriber. Failures
  * to lock arrive as error signals; a skipped call is empty. A subscription nested in one that holds the
- * same lock (seen through the Reactor context) runs under the outer hold.
+ * same lock (seen through the Reactor context) runs under the outer hold. The hold belongs to no thread,
+ * so a blocking annotated call on the same key made from inside the pipeline, or a Mono/Flux on the same
+ * key subscribed from inside a blocking annotated call, waits for the lock like any other caller.
  *
  * <p>Only loaded when reactor-core is on the classpath.
  */
