@@ -10,8 +10,13 @@ public class LockTimeoutException extends DistributedLockException {
     private final Duration waited;
 
     public LockTimeoutException(String lockName, Duration waited) {
-        super(lockName, "Lock '" + lockName + "' could not be acquired within " + waited + ": it stayed held by "
-                + "other owners");
+        this(lockName, waited, "Lock '" + lockName + "' could not be acquired within " + waited + ": it stayed held "
+                + "by other owners");
+    }
+
+    /** For callers that know more to say, e.g. which method wanted the lock. */
+    protected LockTimeoutException(String lockName, Duration waited, String message) {
+        super(lockName, message);
         this.waited = waited;
     }
 

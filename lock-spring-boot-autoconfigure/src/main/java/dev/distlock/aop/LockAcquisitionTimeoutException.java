@@ -13,25 +13,17 @@ public class LockAcquisitionTimeoutException extends LockTimeoutException {
     private static final long serialVersionUID = 1L;
 
     private final String label;
-    private final String message;
 
     LockAcquisitionTimeoutException(String key, String label, String method, Duration wait, Duration waited) {
-        super(key, wait);
-        this.label = label;
-        this.message = "Lock '" + label + "' (key '" + key + "') could not be acquired within " + millis(wait)
+        super(key, wait, "Lock '" + label + "' (key '" + key + "') could not be acquired within " + millis(wait)
                 + " (waited " + millis(waited) + ") for " + method + ": another owner held it; the method was not "
-                + "invoked";
+                + "invoked");
+        this.label = label;
     }
 
     /** The lock's label (the declared lock, not the key). */
     public String getLabel() {
         return label;
-    }
-
-    /** Overridden because the superclass builds its message without the label and method. */
-    @Override
-    public String getMessage() {
-        return message;
     }
 
     private static String millis(Duration wait) {
