@@ -1,6 +1,7 @@
 package dev.distlock.aop;
 
 import dev.distlock.annotation.DistributedLock;
+import dev.distlock.core.LockRegistry;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
@@ -56,6 +57,11 @@ public final class DistributedLockValidator implements SmartInitializingSingleto
                     problems.addAll(missingBeans(operation));
                 }
             }, method -> !method.isBridge() && !method.isSynthetic());
+        }
+        if (!checked.isEmpty() && beanFactory.getBeanNamesForType(LockRegistry.class, true, false).length == 0) {
+            problems.add("@DistributedLock is used (e.g. on " + checked.iterator().next().description() + "), but "
+                    + "there is no LockRegistry bean: add spring-boot-starter-data-redis (a RedisConnectionFactory), "
+                    + "set distlock.store=memory for tests, or define a LockRegistry bean");
         }
         if (!problems.isEmpty()) {
             throw new IllegalStateException("Invalid @DistributedLock declarations:\n - "

@@ -92,6 +92,16 @@ class DistlockAutoConfigurationTests {
     }
 
     @Test
+    void annotatedMethodsWithoutAnyLockRegistryFailTheStartup() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class))
+                .withUserConfiguration(Annotated.class)
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasMessageContaining("Guarded.isLockedDuringCall")
+                        .hasMessageContaining("there is no LockRegistry bean")
+                        .hasMessageContaining("distlock.store=memory"));
+    }
+
+    @Test
     void enabledFalseTurnsEverythingOff() {
         runner.withPropertyValues("distlock.enabled=false").run(context -> {
             assertThat(context).doesNotHaveBean(LockRegistry.class);
