@@ -6,6 +6,7 @@ import dev.distlock.aop.DistributedLockValidator;
 import dev.distlock.aop.LockDefaults;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.support.StoreLockRegistry;
 import dev.distlock.memory.InMemoryLockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import org.springframework.beans.factory.BeanFactory;
@@ -51,14 +52,11 @@ public class DistlockAutoConfiguration {
         @ConditionalOnMissingBean(LockRegistry.class)
         RedisLockRegistry lockRegistry(RedisConnectionFactory connectionFactory, DistlockProperties properties,
                 ObjectProvider<LockListener> listeners) {
-            RedisLockRegistry.Builder builder = RedisLockRegistry.builder(connectionFactory)
+            return withSharedSettings(RedisLockRegistry.builder(connectionFactory), properties, listeners)
                     .keyPrefix(properties.getKeyPrefix())
                     .fenceRetention(properties.getFenceRetention())
                     .subscriptionLinger(properties.getSubscriptionLinger())
-                    .defaultLease(properties.getLease())
-                    .maxPollInterval(properties.getMaxPollInterval());
-            listeners.orderedStream().forEach(builder::listener);
-            return builder.build();
+                    .build();
         }
     }
 
@@ -69,12 +67,16 @@ public class DistlockAutoConfiguration {
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean(LockRegistry.class)
         InMemoryLockRegistry lockRegistry(DistlockProperties properties, ObjectProvider<LockListener> listeners) {
-            InMemoryLockRegistry.Builder builder = InMemoryLockRegistry.builder()
-                    .defaultLease(properties.getLease())
-                    .maxPollInterval(properties.getMaxPollInterval());
-            listeners.orderedStream().forEach(builder::listener);
-            return builder.build();
+            return withSharedSettings(InMemoryLockRegistry.builder(), properties, listeners).build();
         }
+    }
+
+    /** Applies the settings every registry has: lease, poll interval and the application's listeners. */
+    static <B extends StoreLockRegistry.Builder<B>> B withSharedSettings(B builder, DistlockProperties properties,
+            ObjectProvider<LockListener> listeners) {
+        builder.defaultLease(properties.getLease()).maxPollInterval(properties.getMaxPollInterval());
+        listeners.orderedStream().forEach(builder::listener);
+        return builder;
     }
 
     /**

@@ -132,9 +132,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     /** The current thread's hold of {@code name}. */
     Hold ownHold(String name) {
-        NameState state = states.get(name);
-        Hold hold = state != null ? state.hold : null;
-        if (hold == null || hold.owner != Thread.currentThread()) {
+        Hold hold = ownHoldOrNull(name);
+        if (hold == null) {
             throw new IllegalMonitorStateException("Lock '" + name + "' is not held by the current thread ("
                     + Thread.currentThread().getName() + ")");
         }
