@@ -5,6 +5,8 @@ import dev.distlock.core.support.LockStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A lock backend in memory: what Redis is to the Redis registry. Several {@link InMemoryLockRegistry}s on
  * one store exclude each other like processes on one Redis. Leases expire by the store's {@link Clock}, so
- * tests can move time forward instead of waiting; fencing tokens follow the same rule as on Redis
- * (max(last + 1, clock in microseconds)).
+ * tests can move time forward instead of waiting; fencing tokens follow the same rule as on Redis (the
+ * last plus one while the count lives, else the clock in microseconds), and so does the queue of waiters
+ * that releases hand the lock to.
  *
  * <p>{@link #delete(String)} and {@link #overwrite(String, String)} stand for someone else changing the
  * backend, for tests of lock loss.
@@ -28,12 +31,13 @@ public final class InMemoryLockStore implements LockStore {
 
     private final Clock clock;
     private final Duration fenceRetention;
-    private final Map<String, Timed> holds = new HashMap<>();
+    private final Map<String, Held> holds = new HashMap<>();
     private final Map<String, Timed> fences = new HashMap<>();
-    private final Map<String, Set<Runnable>> releaseListeners = new ConcurrentHashMap<>();
+    private final Map<String, Deque<Waiter>> queues = new HashMap<>();
+    private final Map<String, Set<GrantListener>> grantListeners = new ConcurrentHashMap<>();
     private int acquisitionsSinceSweep;
 
-    /** A store on the system clock that keeps fencing tokens for an hour after their last use. */
+    /** A store on the system clock whose fencing token counts restart from the clock every hour. */
     public InMemoryLockStore() {
         this(Clock.systemUTC(), Duration.ofHours(1));
     }
@@ -45,29 +49,56 @@ public final class InMemoryLockStore implements LockStore {
     }
 
     @Override
-    public synchronized AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean waiting) {
+    public synchronized AcquireResult tryAcquire(String name, String token, long leaseMillis, Queue queue) {
         long now = clock.millis();
-        Timed current = live(holds, name, now);
-        if (current != null) {
-            return AcquireResult.heldByOther(current.expiresAt == Long.MAX_VALUE ? -1 : current.expiresAt - now);
+        Held current = live(name, now);
+        if (current == null) {
+            if (queue == Queue.STAY) {
+                leave(name, token);
+            }
+            sweepNowAndThen(now);
+            return AcquireResult.acquired(hold(name, token, leaseMillis, now).fencingToken());
         }
-        sweepNowAndThen(now);
-        holds.put(name, new Timed(token, now + leaseMillis));
-        Timed lastFence = live(fences, name, now);
-        long fence = Math.max(lastFence != null ? Long.parseLong(lastFence.value) + 1 : 0, micros(clock.instant()));
-        fences.put(name, new Timed(Long.toString(fence), now + fenceRetention.toMillis()));
-        return AcquireResult.acquired(fence);
+        if (current.token().equals(token)) {
+            return AcquireResult.acquired(current.fencingToken());
+        }
+        if (queue != Queue.NONE) {
+            Deque<Waiter> waiters = queues.computeIfAbsent(name, key -> new ArrayDeque<>());
+            if (waiters.stream().noneMatch(waiter -> waiter.token().equals(token))) {
+                waiters.addLast(new Waiter(token, leaseMillis));
+            }
+        }
+        return AcquireResult.heldByOther(current.expiresAt() == Long.MAX_VALUE ? -1 : current.expiresAt() - now);
+    }
+
+    @Override
+    public synchronized AcquireResult leaveQueue(String name, String token, long leaseMillis) {
+        leave(name, token);
+        Held current = live(name, clock.millis());
+        return current != null && current.token().equals(token)
+                ? AcquireResult.acquired(current.fencingToken())
+                : AcquireResult.heldByOther(-1);
     }
 
     @Override
     public boolean release(String name, String token) {
+        Held next;
         synchronized (this) {
             if (!ownedBy(name, token)) {
                 return false;
             }
             holds.remove(name);
+            Deque<Waiter> waiters = queues.get(name);
+            Waiter first = waiters != null ? waiters.pollFirst() : null;
+            if (waiters != null && waiters.isEmpty()) {
+                queues.remove(name);
+            }
+            next = first != null ? hold(name, first.token(), first.leaseMillis(), clock.millis()) : null;
         }
-        releaseListeners.getOrDefault(name, Set.of()).forEach(Runnable::run);
+        if (next != null) {
+            grantListeners.getOrDefault(name, Set.of())
+                    .forEach(listener -> listener.granted(next.token(), next.fencingToken()));
+        }
         return true;
     }
 
@@ -76,7 +107,8 @@ public final class InMemoryLockStore implements LockStore {
         if (!ownedBy(name, token)) {
             return false;
         }
-        holds.put(name, new Timed(token, clock.millis() + leaseMillis));
+        Held current = holds.get(name);
+        holds.put(name, new Held(token, clock.millis() + leaseMillis, current.fencingToken()));
         return true;
     }
 
@@ -85,20 +117,26 @@ public final class InMemoryLockStore implements LockStore {
         if (!ownedBy(name, token)) {
             return -1;
         }
-        long expiresAt = holds.get(name).expiresAt;
+        long expiresAt = holds.get(name).expiresAt();
         return expiresAt == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, expiresAt - clock.millis());
     }
 
     @Override
     public synchronized boolean isLocked(String name) {
-        return live(holds, name, clock.millis()) != null;
+        return live(name, clock.millis()) != null;
+    }
+
+    /** Always: hand-offs in memory are heard at once. */
+    @Override
+    public boolean listening(String name) {
+        return true;
     }
 
     @Override
-    public Subscription onRelease(String name, Runnable onRelease) {
-        releaseListeners.computeIfAbsent(name, key -> ConcurrentHashMap.newKeySet()).add(onRelease);
-        return () -> releaseListeners.computeIfPresent(name, (key, listeners) -> {
-            listeners.remove(onRelease);
+    public Subscription onGrant(String name, GrantListener listener) {
+        grantListeners.computeIfAbsent(name, key -> ConcurrentHashMap.newKeySet()).add(listener);
+        return () -> grantListeners.computeIfPresent(name, (key, listeners) -> {
+            listeners.remove(listener);
             return listeners.isEmpty() ? null : listeners;
         });
     }
@@ -108,14 +146,14 @@ public final class InMemoryLockStore implements LockStore {
     public void close() {
     }
 
-    /** Deletes the lock as an outsider would (a test of lock loss). No release notice is sent. */
+    /** Deletes the lock as an outsider would (a test of lock loss). Nobody is told; waiters find out by polling. */
     public synchronized void delete(String name) {
         holds.remove(name);
     }
 
     /** Replaces the lock's owner by {@code token}, without expiry, as an outsider would. */
     public synchronized void overwrite(String name, String token) {
-        holds.put(name, new Timed(token, Long.MAX_VALUE));
+        holds.put(name, new Held(token, Long.MAX_VALUE, 0));
     }
 
     /** Names held now, for tests. */
@@ -125,17 +163,37 @@ public final class InMemoryLockStore implements LockStore {
     }
 
     private boolean ownedBy(String name, String token) {
-        Timed current = live(holds, name, clock.millis());
-        return current != null && current.value.equals(token);
+        Held current = live(name, clock.millis());
+        return current != null && current.token().equals(token);
     }
 
-    private static Timed live(Map<String, Timed> map, String name, long now) {
-        Timed timed = map.get(name);
-        if (timed != null && timed.expiresAt <= now) {
-            map.remove(name);
+    /** Gives the lock to {@code token} with the next fencing token. */
+    private Held hold(String name, String token, long leaseMillis, long now) {
+        Timed last = fences.get(name);
+        Timed next = last != null && last.expiresAt() > now
+                ? new Timed(Long.toString(Long.parseLong(last.value()) + 1), last.expiresAt())
+                : new Timed(Long.toString(micros(clock.instant())), now + fenceRetention.toMillis());
+        fences.put(name, next);
+        long fence = Long.parseLong(next.value());
+        Held held = new Held(token, now + leaseMillis, fence);
+        holds.put(name, held);
+        return held;
+    }
+
+    private void leave(String name, String token) {
+        Deque<Waiter> waiters = queues.get(name);
+        if (waiters != null && waiters.removeIf(waiter -> waiter.token().equals(token)) && waiters.isEmpty()) {
+            queues.remove(name);
+        }
+    }
+
+    private Held live(String name, long now) {
+        Held held = holds.get(name);
+        if (held != null && held.expiresAt() <= now) {
+            holds.remove(name);
             return null;
         }
-        return timed;
+        return held;
     }
 
     /** Drops expired entries now and then, so names used once do not stay in memory. */
@@ -153,5 +211,11 @@ public final class InMemoryLockStore implements LockStore {
     }
 
     private record Timed(String value, long expiresAt) {
+    }
+
+    private record Held(String token, long expiresAt, long fencingToken) {
+    }
+
+    private record Waiter(String token, long leaseMillis) {
     }
 }

@@ -36,13 +36,13 @@ final class RedisKeys {
         return lockKey + ":fence";
     }
 
-    /** The key marking that some process waits for a release notice. */
-    String waiters(String lockKey) {
-        return lockKey + ":waiters";
+    /** The list of waiters, first come first served, that releases hand the lock to. */
+    String queue(String lockKey) {
+        return lockKey + ":queue";
     }
 
-    /** The pub/sub channel that announces releases. */
+    /** The pub/sub channel that announces hand-offs. */
     String channel(String lockKey) {
-        return lockKey + ":released";
+        return lockKey + ":granted";
     }
 }

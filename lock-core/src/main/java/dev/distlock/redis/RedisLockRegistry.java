@@ -18,14 +18,17 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * }</pre>
  *
  * <p>A lock named {@code n} is the key {@code <prefix>:{n}} (value: the owner token of the current hold),
- * next to {@code <prefix>:{n}:fence} (the last fencing token, kept for {@code fenceRetention} after its last
- * use) and, only while some process waits, {@code <prefix>:{n}:waiters}. All three share the hash tag, so
- * they sit in one Redis Cluster slot. Inside the tag {@code %} and {@code }} are written {@code %25} and
- * {@code %7D}. Names may hold any character, up to {@value LockNames#MAX_LENGTH} of them.
+ * next to {@code <prefix>:{n}:fence} (the last fencing token, kept for {@code fenceRetention}) and, only
+ * while some process waits, {@code <prefix>:{n}:queue} (the waiters, first come first served). All three
+ * share the hash tag, so they sit in one Redis Cluster slot. Inside the tag {@code %} and {@code }} are
+ * written {@code %25} and {@code %7D}. Names may hold any character, up to {@value LockNames#MAX_LENGTH}
+ * of them.
  *
- * <p>An uncontended lock and unlock costs two round trips: one script to acquire (SET NX PX plus the fence
- * update), one to release (compare and delete). Waiters are woken through the channel
- * {@code <prefix>:{n}:released}, which this process listens to only while it has a waiter for {@code n}.
+ * <p>An uncontended lock and unlock costs two round trips and six Redis commands: one script to acquire
+ * ({@code SET NX PX GET}, {@code INCR} of the fence), one to release (compare and delete). A release with
+ * waiters queued hands the lock to the first of them and announces it on the channel
+ * {@code <prefix>:{n}:granted}, which this process listens to only while it has a waiter for {@code n}; the
+ * new owner starts without another round trip.
  *
  * <p>Close the registry when done; holds still open then expire with their leases.
  */
@@ -72,9 +75,9 @@ public final class RedisLockRegistry extends StoreLockRegistry {
         }
 
         /**
-         * How long the last fencing token of a name is kept after its last acquisition (default 1h). Tokens
-         * come from Redis's clock in microseconds, raised above the kept one when needed, so they keep
-         * growing after the key expired unless Redis's clock is set back by more than this.
+         * How long the fencing token count of a name lives from its start (default 1h). While it lives each
+         * token is the last plus one; a new count starts from Redis's clock in microseconds, above every
+         * token issued before unless Redis's clock was set back in between.
          */
         public Builder fenceRetention(Duration retention) {
             Objects.requireNonNull(retention, "fenceRetention");
@@ -86,7 +89,7 @@ public final class RedisLockRegistry extends StoreLockRegistry {
         }
 
         /**
-         * How long this process keeps listening to a lock's release channel after its last waiter for that
+         * How long this process keeps listening to a lock's hand-off channel after its last waiter for that
          * lock left (default 10s), so that busy locks are not subscribed anew for every acquisition.
          */
         public Builder subscriptionLinger(Duration linger) {
@@ -112,10 +115,11 @@ public final class RedisLockRegistry extends StoreLockRegistry {
             StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
             boolean ownContainer = listenerContainer == null;
             RedisMessageListenerContainer container = ownContainer ? newContainer() : listenerContainer;
-            ReleaseChannels releases = new ReleaseChannels(container, ownContainer, subscriptionLinger);
-            // a waiter re-marks on every poll, so twice the poll interval keeps the mark alive between polls
-            long waiterMark = 2 * maxPollIntervalMillis() + 1;
-            return new RedisLockStore(template, keys, releases, fenceRetention.toMillis(), waiterMark);
+            GrantChannels grants = new GrantChannels(container, ownContainer, subscriptionLinger);
+            // every waiter visits the queue at least once per poll interval: after two without a visit
+            // (and a second for slow clients) all its waiters are gone
+            long queueRetention = 2 * maxPollIntervalMillis() + 1000;
+            return new RedisLockStore(template, keys, grants, fenceRetention.toMillis(), queueRetention);
         }
 
         private RedisMessageListenerContainer newContainer() {

@@ -1,26 +1,35 @@
--- Takes the lock if nobody holds it and issues a fencing token.
--- KEYS[1] the lock key, KEYS[2] the fence key, KEYS[3] the waiters key (all in one hash slot)
+-- Takes the lock if it is free, or finds that a release handed it to this token; otherwise, if asked,
+-- queues the token so that the holder's release hands the lock to it.
+-- KEYS[1] the lock key, KEYS[2] the fence key, KEYS[3] the queue key (all in one hash slot)
 -- ARGV[1] the owner token of this acquisition
 -- ARGV[2] the lease in milliseconds
--- ARGV[3] how long the fence key outlives its last use, in milliseconds
--- ARGV[4] 0, or how long (ms, on top of the holder's lease) to mark that a waiter wants a release notice
--- Returns {1, fencing token} when acquired, else {0, the holder's remaining lease in ms (-1: no expiry)}.
+-- ARGV[3] how long a new fence key lives, in milliseconds
+-- ARGV[4] 'none': do not queue; 'join': queue the token; 'stay': queued before, queue again only if the
+--         entry is gone (the queue expired), and leave the queue if the lock is taken
+-- ARGV[5] how long the queue outlives its last waiter's visit, in milliseconds
+-- Returns {1, fencing token} when the caller holds the lock, else {0, -1}.
 --
--- The fencing token is max(last token + 1, server time in microseconds): it grows while the fence key
--- lives, and the clock keeps it growing after the fence key expired or the data was lost.
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  local now = redis.call('TIME')
-  local fence = tonumber(now[1]) * 1000000 + tonumber(now[2])
-  local last = tonumber(redis.call('GET', KEYS[2]))
-  if last and last >= fence then
-    fence = last + 1
+-- Uncontended this runs SET and INCR: with the release's GET and DEL, six commands per lock and unlock.
+local held = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2], 'GET')
+local entry = ARGV[1] .. ' ' .. ARGV[2]
+if not held then
+  if ARGV[4] == 'stay' then
+    -- the lock expired or was deleted while queued: the entry must not get a second hand-off
+    redis.call('LREM', KEYS[3], 1, entry)
   end
-  redis.call('SET', KEYS[2], string.format('%d', fence), 'PX', ARGV[3])
+  return {1, next_fence(KEYS[2], ARGV[3])}
+end
+local fence = handed_fence(held, ARGV[1])
+if fence then
   return {1, fence}
 end
-local ttl = redis.call('PTTL', KEYS[1])
-local mark = tonumber(ARGV[4])
-if mark > 0 then
-  redis.call('SET', KEYS[3], '1', 'PX', math.max(ttl, 0) + mark)
+if ARGV[4] ~= 'none' then
+  if not string.find(held, ' ', 1, true) then
+    redis.call('APPEND', KEYS[1], ' ')
+  end
+  if ARGV[4] == 'join' or not redis.call('LPOS', KEYS[3], entry) then
+    redis.call('RPUSH', KEYS[3], entry)
+  end
+  redis.call('PEXPIRE', KEYS[3], ARGV[5])
 end
-return {0, ttl}
+return {0, -1}

@@ -2,7 +2,7 @@
 -- KEYS[1] the lock key
 -- ARGV[1] the owner token, ARGV[2] the new lease in milliseconds
 -- Returns 1 if extended, 0 if the lock was not held under the token.
-if redis.call('GET', KEYS[1]) == ARGV[1] then
+if owned_by(redis.call('GET', KEYS[1]), ARGV[1]) then
   return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
 return 0

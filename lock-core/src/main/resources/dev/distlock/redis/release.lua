@@ -1,12 +1,24 @@
--- Releases the lock if it is held under the given token; never touches another owner's key.
--- KEYS[1] the lock key, KEYS[2] the waiters key
--- ARGV[1] the owner token, ARGV[2] the channel that announces releases of this lock
+-- Releases the lock if it is held under the given token; never touches another owner's key. If waiters
+-- are queued, hands the lock to the first of them instead, with a new fencing token, and announces it.
+-- KEYS[1] the lock key, KEYS[2] the queue key, KEYS[3] the fence key
+-- ARGV[1] the owner token, ARGV[2] the channel that announces hand-offs, ARGV[3] the fence key's lifetime
 -- Returns 1 if released, 0 if the lock was not held under the token (expired, deleted or taken over).
--- Publishes only when a waiter marked the waiters key, so uncontended releases cost no PUBLISH.
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+local held = redis.call('GET', KEYS[1])
+if held == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+if not owned_by(held, ARGV[1]) then
   return 0
 end
-if redis.call('DEL', KEYS[1], KEYS[2]) > 1 then
-  redis.call('PUBLISH', ARGV[2], '')
+local entry = redis.call('LPOP', KEYS[2])
+if not entry then
+  redis.call('DEL', KEYS[1])
+  return 1
 end
+-- a queue entry is '<token> <lease in milliseconds>'
+local space = string.find(entry, ' ', 1, true)
+local grant = string.sub(entry, 1, space - 1) .. ' ' .. string.format('%d', next_fence(KEYS[3], ARGV[3]))
+redis.call('SET', KEYS[1], grant, 'PX', string.sub(entry, space + 1))
+redis.call('PUBLISH', ARGV[2], grant)
 return 1

@@ -23,7 +23,7 @@ class RedisKeysTest {
             String lock = keys.lock(name);
             String tag = hashTag(lock);
             assertThat(tag).as(name).isNotEmpty();
-            assertThat(List.of(hashTag(keys.fence(lock)), hashTag(keys.waiters(lock)))).as(name).containsOnly(tag);
+            assertThat(List.of(hashTag(keys.fence(lock)), hashTag(keys.queue(lock)))).as(name).containsOnly(tag);
         }
     }
 

@@ -8,9 +8,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One call that wants the lock: enters the local queue, then tries the store until it wins or its time
- * is up, sleeping between tries until the store reports a release, the holder's lease runs out, or the
- * poll interval passes. On every way out without the lock it leaves nothing behind in the backend.
+ * One call that wants the lock: enters the local queue, then tries the store. If the lock is busy it joins
+ * the store's queue and sleeps until a release hands the lock to it, asking the store again when the poll
+ * interval passes without a hand-off (or the holder's lease runs out). On every way out without the lock it
+ * leaves the queue and holds nothing in the backend.
  */
 final class Acquisition {
 
@@ -66,35 +67,50 @@ final class Acquisition {
     }
 
     private Hold acquireInStore() throws InterruptedException {
-        Hold hold = null;
+        String token = registry.newToken();
+        Grant grant = new Grant(token);
         LockStore.Subscription subscription = null;
-        Semaphore released = new Semaphore(0);
+        boolean queued = false;
+        Hold hold = null;
         try {
-            while (true) {
-                String token = registry.newToken();
-                AcquireResult result = tryOnce(token, subscription != null);
-                if (result.acquired()) {
-                    hold = new Hold(state, name, label, token, result.fencingToken(), leaseMillis, renewed);
-                    return hold;
-                }
+            // a waiter joins the queue on its first try only if it hears hand-offs already; otherwise it
+            // subscribes first, so that no hand-off to it goes unheard, and costs nothing uncontended
+            if (waitNanos > 0 && store.listening(name)) {
+                subscription = store.onGrant(name, grant);
+            }
+            queued = subscription != null;
+            AcquireResult result = tryOnce(token, queued ? LockStore.Queue.JOIN : LockStore.Queue.NONE);
+            while (!result.acquired()) {
                 long remaining = remainingNanos();
                 if (remaining <= 0) {
-                    return null;
+                    // a hand-off may have come just before leaving the queue: then the lock is ours
+                    result = queued ? leave(token) : result;
+                    queued = false;
+                    if (!result.acquired()) {
+                        return null;
+                    }
+                } else if (subscription == null) {
+                    subscription = store.onGrant(name, grant);
+                    queued = true;
+                    result = tryOnce(token, LockStore.Queue.JOIN);
+                } else if (await(grant.received, Math.min(remaining, pollPauseNanos(result.remainingLeaseMillis())))) {
+                    result = AcquireResult.acquired(grant.fencingToken);
+                } else {
+                    // no hand-off heard in a while: the notice may be lost, or the holder gone
+                    result = tryOnce(token, LockStore.Queue.STAY);
                 }
-                if (subscription == null) {
-                    // subscribe, then try again at once: a release between the first try and the
-                    // subscription would otherwise go unnoticed until the next poll
-                    subscription = store.onRelease(name, released::release);
-                    continue;
-                }
-                await(released, Math.min(remaining, pollPauseNanos(result.remainingLeaseMillis())));
-                released.drainPermits();
             }
+            queued = false;
+            hold = new Hold(state, name, label, token, result.fencingToken(), leaseMillis, renewed);
+            return hold;
         } finally {
             if (subscription != null) {
                 subscription.close();
             }
             if (hold == null) {
+                if (queued) {
+                    abandon(token);
+                }
                 state.gate.release();
             }
         }
@@ -102,13 +118,13 @@ final class Acquisition {
 
     /**
      * One atomic try. If the thread is interrupted during the call the store may still have granted the
-     * lock, so the token is released (the compare-and-delete cannot touch anyone else's key).
+     * lock or queued the token, so the acquisition is abandoned (which cannot touch anyone else's hold).
      */
-    private AcquireResult tryOnce(String token, boolean waiting) throws InterruptedException {
+    private AcquireResult tryOnce(String token, LockStore.Queue queue) throws InterruptedException {
         try {
-            AcquireResult result = store.tryAcquire(name, token, leaseMillis, waiting);
+            AcquireResult result = store.tryAcquire(name, token, leaseMillis, queue);
             if (result.acquired() && interruptible && Thread.interrupted()) {
-                releaseQuietly(token);
+                abandon(token);
                 throw new InterruptedException("Interrupted while acquiring lock '" + name + "'; it was released");
             }
             return result;
@@ -116,7 +132,7 @@ final class Acquisition {
             if (!Thread.interrupted()) {
                 throw new LockBackendException(name, "acquire", failure);
             }
-            releaseQuietly(token);
+            abandon(token);
             if (interruptible) {
                 throw new InterruptedException("Interrupted while acquiring lock '" + name + "'");
             }
@@ -125,11 +141,41 @@ final class Acquisition {
         }
     }
 
-    private void releaseQuietly(String token) {
-        try {
-            store.release(name, token);
-        } catch (RuntimeException ignored) {
-            // the key then expires with its lease; nobody else's key is affected
+    private AcquireResult leave(String token) {
+        return StoreLockRegistry.backend(name, "leave the queue",
+                () -> StoreLockRegistry.uninterrupted(() -> store.leaveQueue(name, token, leaseMillis)));
+    }
+
+    /** Leaves the queue and releases the lock if it was handed over meanwhile; failures leave it to expire. */
+    private void abandon(String token) {
+        StoreLockRegistry.uninterrupted(() -> {
+            try {
+                store.leaveQueue(name, token, leaseMillis);
+                store.release(name, token);
+            } catch (RuntimeException ignored) {
+                // the queue entry and any hold expire; nobody else's hold is affected
+            }
+            return null;
+        });
+    }
+
+    /** Hears the hand-off to this acquisition's token. */
+    private static final class Grant implements LockStore.GrantListener {
+
+        final String token;
+        final Semaphore received = new Semaphore(0);
+        volatile long fencingToken;
+
+        Grant(String token) {
+            this.token = token;
+        }
+
+        @Override
+        public void granted(String grantedToken, long fencingToken) {
+            if (token.equals(grantedToken)) {
+                this.fencingToken = fencingToken;
+                received.release();
+            }
         }
     }
 

@@ -5,22 +5,33 @@ package dev.distlock.core.support;
  * {@link StoreLockRegistry} builds waiting, re-entrancy and renewal on top. Every operation that changes or
  * reads a hold compares the owner token first: no operation may touch a key held under another token.
  *
+ * <p>Waiters queue in the backend: a release with waiters queued does not free the lock but hands it to
+ * the first of them, with a new fencing token, and announces the hand-off to {@link #onGrant} listeners.
+ * So the lock passes in arrival order and the next owner needs no backend call to learn it won.
+ *
  * <p>Implementations report backend failures as unchecked exceptions; the registry wraps them.
  */
 public interface LockStore extends AutoCloseable {
 
     /**
-     * Takes the lock if nobody holds it, with a new fencing token larger than every one issued for the name.
+     * Takes the lock if nobody holds it, with a new fencing token larger than every one issued for the name,
+     * or reports that a release handed it to {@code token}.
      *
-     * @param token unique to this acquisition
+     * @param token unique to this acquisition; the same on every try of one acquisition
      * @param leaseMillis how long the hold lives unless extended
-     * @param waiting whether the caller will wait for a release if the lock is held (so a release must
-     *        notify it)
+     * @param queue what to do if the lock is held by someone else
      */
-    AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean waiting);
+    AcquireResult tryAcquire(String name, String token, long leaseMillis, Queue queue);
 
     /**
-     * Deletes the hold if it is held under {@code token}.
+     * Takes {@code token} out of the queue: its acquisition gives up.
+     *
+     * @return acquired, with the fencing token, if a release handed the lock to {@code token} before it left
+     */
+    AcquireResult leaveQueue(String name, String token, long leaseMillis);
+
+    /**
+     * Releases the hold if it is held under {@code token}: hands it to the first queued waiter, or deletes it.
      *
      * @return whether it was held under the token (false: expired, deleted or taken over)
      */
@@ -43,16 +54,43 @@ public interface LockStore extends AutoCloseable {
     boolean isLocked(String name);
 
     /**
-     * Calls {@code onRelease} whenever a hold of {@code name} is released, until the returned
-     * subscription is closed. Notifications may be lost; callers poll as well.
+     * Whether hand-offs of {@code name} are already being received, so that {@link #onGrant} costs no
+     * backend call now.
      */
-    Subscription onRelease(String name, Runnable onRelease);
+    boolean listening(String name);
+
+    /**
+     * Calls {@code listener} with every hand-off of {@code name} until the returned subscription is closed.
+     * Notices may be lost; waiters ask the store again now and then.
+     */
+    Subscription onGrant(String name, GrantListener listener);
 
     /** Frees the store's resources. */
     @Override
     void close();
 
-    /** An active release notification. */
+    /** What a try does when someone else holds the lock. */
+    enum Queue {
+
+        /** Nothing: the caller does not wait. */
+        NONE,
+
+        /** Queue the token for a hand-off. */
+        JOIN,
+
+        /** The token was queued before: queue it again if its entry is gone, and keep the queue alive. */
+        STAY
+    }
+
+    /** Hears hand-offs. */
+    @FunctionalInterface
+    interface GrantListener {
+
+        /** A release handed the lock to {@code token} with {@code fencingToken}. */
+        void granted(String token, long fencingToken);
+    }
+
+    /** An active hand-off notification. */
     interface Subscription extends AutoCloseable {
 
         /** Stops the notifications. */

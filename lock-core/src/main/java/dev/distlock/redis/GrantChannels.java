@@ -16,13 +16,14 @@ import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
- * Release notices over one shared pub/sub connection. This process listens to a lock's own channel only
+ * Hand-off notices over one shared pub/sub connection. This process listens to a lock's own channel only
  * while it has a waiter for that lock, and keeps listening for a short linger after the last waiter left so
- * that a busy lock does not subscribe and unsubscribe on every acquisition.
+ * that a busy lock does not subscribe and unsubscribe on every acquisition. A notice reads
+ * {@code <token> <fencing token>}: the waiter whose token it is holds the lock now.
  */
-final class ReleaseChannels implements MessageListener, AutoCloseable {
+final class GrantChannels implements MessageListener, AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(ReleaseChannels.class);
+    private static final Logger log = LoggerFactory.getLogger(GrantChannels.class);
 
     private final RedisMessageListenerContainer container;
     private final boolean ownsContainer;
@@ -30,7 +31,7 @@ final class ReleaseChannels implements MessageListener, AutoCloseable {
     private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
     private final ScheduledThreadPoolExecutor unsubscriber;
 
-    ReleaseChannels(RedisMessageListenerContainer container, boolean ownsContainer, Duration linger) {
+    GrantChannels(RedisMessageListenerContainer container, boolean ownsContainer, Duration linger) {
         this.container = container;
         this.ownsContainer = ownsContainer;
         this.lingerMillis = linger.toMillis();
@@ -42,15 +43,21 @@ final class ReleaseChannels implements MessageListener, AutoCloseable {
         this.unsubscriber.setRemoveOnCancelPolicy(true);
     }
 
-    /** Calls {@code onRelease} for every notice on {@code channelName} until the subscription is closed. */
-    LockStore.Subscription subscribe(String channelName, Runnable onRelease) {
+    /** Whether {@code channelName} is subscribed now, so {@link #subscribe} costs no Redis call. */
+    boolean listening(String channelName) {
+        Channel channel = channels.get(channelName);
+        return channel != null && channel.subscribed;
+    }
+
+    /** Calls {@code listener} for every notice on {@code channelName} until the subscription is closed. */
+    LockStore.Subscription subscribe(String channelName, LockStore.GrantListener listener) {
         while (true) {
             Channel channel = channels.computeIfAbsent(channelName, Channel::new);
             synchronized (channel) {
                 if (channel.retired) {
                     continue;
                 }
-                channel.listeners.add(onRelease);
+                channel.listeners.add(listener);
                 channel.cancelUnsubscribe();
                 if (!channel.subscribed) {
                     try {
@@ -61,7 +68,7 @@ final class ReleaseChannels implements MessageListener, AutoCloseable {
                         log.debug("Could not subscribe to {}; waiters poll instead", channelName, ex);
                     }
                 }
-                return () -> leave(channel, onRelease);
+                return () -> leave(channel, listener);
             }
         }
     }
@@ -69,9 +76,14 @@ final class ReleaseChannels implements MessageListener, AutoCloseable {
     @Override
     public void onMessage(Message message, byte[] pattern) {
         Channel channel = channels.get(new String(message.getChannel(), StandardCharsets.UTF_8));
-        if (channel != null) {
-            channel.listeners.forEach(Runnable::run);
+        String grant = new String(message.getBody(), StandardCharsets.UTF_8);
+        int space = grant.indexOf(' ');
+        if (channel == null || space < 0) {
+            return;
         }
+        String token = grant.substring(0, space);
+        long fencingToken = Long.parseLong(grant.substring(space + 1));
+        channel.listeners.forEach(listener -> listener.granted(token, fencingToken));
     }
 
     /** Number of channels listened to now (for tests). */
@@ -94,9 +106,9 @@ final class ReleaseChannels implements MessageListener, AutoCloseable {
         }
     }
 
-    private void leave(Channel channel, Runnable onRelease) {
+    private void leave(Channel channel, LockStore.GrantListener listener) {
         synchronized (channel) {
-            channel.listeners.remove(onRelease);
+            channel.listeners.remove(listener);
             if (channel.listeners.isEmpty() && !unsubscriber.isShutdown()) {
                 channel.unsubscribe = unsubscriber.schedule(() -> retireIfIdle(channel), lingerMillis,
                         TimeUnit.MILLISECONDS);
@@ -130,7 +142,7 @@ final class ReleaseChannels implements MessageListener, AutoCloseable {
     private static final class Channel {
 
         final ChannelTopic topic;
-        final Set<Runnable> listeners = ConcurrentHashMap.newKeySet();
+        final Set<LockStore.GrantListener> listeners = ConcurrentHashMap.newKeySet();
         volatile boolean subscribed;
         boolean retired;
         ScheduledFuture<?> unsubscribe;
