@@ -1,5 +1,9 @@
 package dev.distlock.redis;
 
+import static dev.distlock.redis.RedisProbes.PATIENCE;
+import static dev.distlock.redis.RedisProbes.allCommandCalls;
+import static dev.distlock.redis.RedisProbes.awaitUntil;
+import static dev.distlock.redis.RedisProbes.commandCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -14,14 +18,12 @@ import dev.distlock.test.contract.RecordingListener;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,8 +39,6 @@ class RedisLockRegistryIT {
 
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
-
-    private static final Duration PATIENCE = Duration.ofSeconds(10);
 
     /** Closed last-in first-out: registries before their connection factories. */
     private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
@@ -87,19 +87,19 @@ class RedisLockRegistryIT {
         holder.lock();
         holder.unlock();
         // scripts run by SHA; their text is sent once per script, after Redis answered NOSCRIPT
-        assertThat(commandCalls("eval")).isEqualTo(2);
+        assertThat(commandCalls(redis.server(), "eval")).isEqualTo(2);
 
         redis.server().command("CONFIG", "RESETSTAT");
         for (int i = 0; i < 10; i++) {
             holder.lock();
             holder.unlock();
         }
-        assertThat(commandCalls("publish")).isZero();
+        assertThat(commandCalls(redis.server(), "publish")).isZero();
         assertThat(channels()).isEmpty();
         // two round trips and six commands per lock and unlock, counting those the scripts run
-        assertThat(commandCalls("evalsha")).isEqualTo(20);
-        assertThat(commandCalls("eval")).isZero();
-        assertThat(allCommandCalls()).isEqualTo(60);
+        assertThat(commandCalls(redis.server(), "evalsha")).isEqualTo(20);
+        assertThat(commandCalls(redis.server(), "eval")).isZero();
+        assertThat(allCommandCalls(redis.server())).isEqualTo(60);
 
         holder.lock();
         CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
@@ -119,7 +119,7 @@ class RedisLockRegistryIT {
 
         // the waiter polls only every 30s, so getting the lock at once proves the notice woke it
         assertThat(waiter.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-        assertThat(commandCalls("publish")).isEqualTo(1);
+        assertThat(commandCalls(redis.server(), "publish")).isEqualTo(1);
         awaitUntil(() -> channels().isEmpty());
     }
 
@@ -216,38 +216,9 @@ class RedisLockRegistryIT {
         return registry;
     }
 
-    private static long commandCalls(String command) {
-        String stats = (String) redis.server().command("INFO", "commandstats");
-        for (String line : stats.split("\r\n")) {
-            if (line.startsWith("cmdstat_" + command + ":calls=")) {
-                return Long.parseLong(line.substring(line.indexOf('=') + 1, line.indexOf(',')));
-            }
-        }
-        return 0;
-    }
-
-    /** Calls of every command since the last RESETSTAT, but for the test's own INFO, CONFIG and PUBSUB. */
-    private static long allCommandCalls() {
-        String stats = (String) redis.server().command("INFO", "commandstats");
-        return Arrays.stream(stats.split("\r\n"))
-                .filter(line -> line.startsWith("cmdstat_"))
-                .filter(line -> !line.matches("cmdstat_(info|config|pubsub)(\\|.*)?:.*"))
-                .mapToLong(line -> Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(','))))
-                .sum();
-    }
-
     @SuppressWarnings("unchecked")
     private static List<Object> channels() {
         return (List<Object>) redis.server().command("PUBSUB", "CHANNELS", "*");
-    }
-
-    /** Polls external state (Redis) until it holds, for at most {@link #PATIENCE}. */
-    private static void awaitUntil(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("condition not met within " + PATIENCE).isLessThan(deadline);
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
     }
 
     /** After a restart the client reconnects by itself; calls fail with a backend error until then. */
