@@ -156,6 +156,11 @@ public final class InMemoryLockStore implements LockStore {
         holds.put(name, new Held(token, Long.MAX_VALUE, 0));
     }
 
+    /** How many acquisitions wait in the queue for {@code name}, for tests. */
+    public synchronized int waitersQueued(String name) {
+        return queues.getOrDefault(name, new ArrayDeque<>()).size();
+    }
+
     /** Names held now, for tests. */
     public synchronized List<String> heldNames() {
         long now = clock.millis();

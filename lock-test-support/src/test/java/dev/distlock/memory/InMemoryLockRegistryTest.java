@@ -20,6 +20,11 @@ class InMemoryLockRegistryTest extends LockRegistryContract {
     }
 
     @Override
+    protected long waitersQueued(LockRegistry registry, String name) {
+        return store.waitersQueued(name);
+    }
+
+    @Override
     protected void overwriteFromOutside(LockRegistry registry, String name, String value) {
         store.overwrite(name, value);
     }

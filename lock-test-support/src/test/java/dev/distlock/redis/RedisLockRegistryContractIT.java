@@ -34,6 +34,11 @@ abstract class RedisLockRegistryContractIT extends LockRegistryContract {
     }
 
     @Override
+    protected long waitersQueued(LockRegistry registry, String name) {
+        return (Long) redis.server().command("LLEN", ((RedisLockRegistry) registry).keyOf(name) + ":queue");
+    }
+
+    @Override
     protected void overwriteFromOutside(LockRegistry registry, String name, String value) {
         redis.server().command("SET", ((RedisLockRegistry) registry).keyOf(name), value);
     }

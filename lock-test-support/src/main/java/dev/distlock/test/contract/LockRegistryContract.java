@@ -13,11 +13,14 @@ import dev.distlock.core.LockRegistry;
 import dev.distlock.core.LockTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -49,6 +52,9 @@ public abstract class LockRegistryContract {
 
     /** Replaces the lock's owner in the backend by {@code value}, without expiry. */
     protected abstract void overwriteFromOutside(LockRegistry registry, String name, String value) throws Exception;
+
+    /** How many acquisitions of other registries wait in the backend's queue for the lock. */
+    protected abstract long waitersQueued(LockRegistry registry, String name) throws Exception;
 
     /** A new registry without listener. */
     protected final LockRegistry registry() throws Exception {
@@ -138,6 +144,86 @@ public abstract class LockRegistryContract {
         holder.unlock();
 
         assertThat(waiterFence.get()).isGreaterThan(holderFence);
+    }
+
+    @Test
+    void waitersOfSeveralProcessesGetTheLockInTheOrderTheyQueued() throws Exception {
+        LockRegistry backend = registry();
+        FencedLock holder = backend.obtain("queue");
+        holder.lock();
+        List<String> order = Collections.synchronizedList(new ArrayList<>());
+        List<Long> fences = Collections.synchronizedList(new ArrayList<>(List.of(holder.fencingToken())));
+        List<Background<Boolean>> waiters = new ArrayList<>();
+        for (String name : List.of("first", "second", "third")) {
+            FencedLock lock = registry().obtain("queue");
+            waiters.add(new Background<>(() -> {
+                if (!lock.tryLock(PATIENCE.multipliedBy(2))) {
+                    return false;
+                }
+                order.add(name);
+                fences.add(lock.fencingToken());
+                lock.unlock();
+                return true;
+            }));
+            long queued = waiters.size();
+            awaitUntil(() -> waitersQueued(backend, "queue") == queued);
+        }
+
+        holder.unlock();
+
+        for (Background<Boolean> waiter : waiters) {
+            assertThat(waiter.get()).isTrue();
+        }
+        assertThat(order).containsExactly("first", "second", "third");
+        assertThat(fences).isSorted().doesNotHaveDuplicates();
+        assertThat(holder.isLocked()).isFalse();
+    }
+
+    @Test
+    void aWaiterThatGivesUpLeavesTheQueueSoTheLockIsNotHandedToIt() throws Exception {
+        LockRegistry backend = registry();
+        FencedLock holder = backend.obtain("quit");
+        FencedLock quitter = registry().obtain("quit");
+        holder.lock();
+
+        assertThat(inOtherThread(() -> quitter.tryLock(Duration.ofMillis(300)))).isFalse();
+        assertThat(waitersQueued(backend, "quit")).isZero();
+        holder.unlock();
+
+        assertThat(holder.isLocked()).isFalse();
+    }
+
+    @Test
+    void busyProcessesTakeTurns() throws Exception {
+        int total = 400;
+        AtomicInteger taken = new AtomicInteger();
+        List<Background<Integer>> processes = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            FencedLock lock = registry().obtain("turns");
+            processes.add(new Background<>(() -> {
+                int mine = 0;
+                while (true) {
+                    lock.lock();
+                    try {
+                        if (taken.incrementAndGet() > total) {
+                            return mine;
+                        }
+                        mine++;
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            }));
+        }
+        List<Integer> perProcess = new ArrayList<>();
+        for (Background<Integer> process : processes) {
+            perProcess.add(process.get());
+        }
+
+        assertThat(perProcess.stream().mapToInt(Integer::intValue).sum()).isEqualTo(total);
+        // a releasing process that took the lock straight back would starve the others
+        assertThat(Collections.min(perProcess)).as("acquisitions per process %s", perProcess)
+                .isGreaterThanOrEqualTo(Collections.max(perProcess) / 2);
     }
 
     @Test
@@ -493,6 +579,15 @@ public abstract class LockRegistryContract {
     protected static boolean acquiresInOtherThread(FencedLock lock, Duration wait) throws Exception {
         Boolean acquired = inOtherThread(() -> lock.tryLock(wait));
         return acquired;
+    }
+
+    /** Polls the backend until {@code condition} holds, for at most {@link #PATIENCE}. */
+    protected static void awaitUntil(ThrowingSupplier<Boolean> condition) throws Exception {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!condition.get()) {
+            assertThat(System.nanoTime()).as("condition not met within " + PATIENCE).isLessThan(deadline);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
     }
 
     /** Runs {@code action} in another thread and returns its result, or throws what it threw. */
