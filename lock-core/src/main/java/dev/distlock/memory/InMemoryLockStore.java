@@ -11,9 +11,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 
 /**
  * A lock backend in memory: what Redis is to the Redis registry. Several {@link InMemoryLockRegistry}s on
@@ -34,7 +34,7 @@ public final class InMemoryLockStore implements LockStore {
     private final Map<String, Held> holds = new HashMap<>();
     private final Map<String, Timed> fences = new HashMap<>();
     private final Map<String, Deque<Waiter>> queues = new HashMap<>();
-    private final Map<String, Set<GrantListener>> grantListeners = new ConcurrentHashMap<>();
+    private final Map<String, LongConsumer> grantListeners = new ConcurrentHashMap<>();
     private int acquisitionsSinceSweep;
 
     /** A store on the system clock whose fencing token counts restart from the clock every hour. */
@@ -95,9 +95,9 @@ public final class InMemoryLockStore implements LockStore {
             }
             next = first != null ? hold(name, first.token(), first.leaseMillis(), clock.millis()) : null;
         }
-        if (next != null) {
-            grantListeners.getOrDefault(name, Set.of())
-                    .forEach(listener -> listener.granted(next.token(), next.fencingToken()));
+        LongConsumer onGrant = next != null ? grantListeners.get(next.token()) : null;
+        if (onGrant != null) {
+            onGrant.accept(next.fencingToken());
         }
         return true;
     }
@@ -133,12 +133,9 @@ public final class InMemoryLockStore implements LockStore {
     }
 
     @Override
-    public Subscription onGrant(String name, GrantListener listener) {
-        grantListeners.computeIfAbsent(name, key -> ConcurrentHashMap.newKeySet()).add(listener);
-        return () -> grantListeners.computeIfPresent(name, (key, listeners) -> {
-            listeners.remove(listener);
-            return listeners.isEmpty() ? null : listeners;
-        });
+    public Subscription onGrant(String name, String token, LongConsumer onGrant) {
+        grantListeners.put(token, onGrant);
+        return () -> grantListeners.remove(token, onGrant);
     }
 
     /** Does nothing: the store may be shared by several registries. */

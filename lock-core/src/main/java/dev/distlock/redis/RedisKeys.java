@@ -41,8 +41,8 @@ final class RedisKeys {
         return lockKey + ":queue";
     }
 
-    /** The pub/sub channel that announces hand-offs. */
-    String channel(String lockKey) {
-        return lockKey + ":granted";
+    /** The pub/sub channel where a registry hears of locks handed to its waiters. */
+    String inbox(String registryId) {
+        return prefix + "granted:" + registryId;
     }
 }

@@ -4,6 +4,7 @@ import dev.distlock.core.support.LockNames;
 import dev.distlock.core.support.StoreLockRegistry;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.UUID;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -26,9 +27,9 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  *
  * <p>An uncontended lock and unlock costs two round trips and six Redis commands: one script to acquire
  * ({@code SET NX PX GET}, {@code INCR} of the fence), one to release (compare and delete). A release with
- * waiters queued hands the lock to the first of them and announces it on the channel
- * {@code <prefix>:{n}:granted}, which this process listens to only while it has a waiter for {@code n}; the
- * new owner starts without another round trip.
+ * waiters queued hands the lock to the first of them and tells its process on that registry's own channel
+ * {@code <prefix>:granted:<random id>} (subscribed at the registry's first wait, on one pub/sub
+ * connection); the new owner starts without another round trip.
  *
  * <p>Close the registry when done; holds still open then expire with their leases.
  */
@@ -57,7 +58,6 @@ public final class RedisLockRegistry extends StoreLockRegistry {
         private final RedisConnectionFactory connectionFactory;
         private String keyPrefix = "distlock";
         private Duration fenceRetention = Duration.ofHours(1);
-        private Duration subscriptionLinger = Duration.ofSeconds(10);
         private RedisMessageListenerContainer listenerContainer;
 
         private Builder(RedisConnectionFactory connectionFactory) {
@@ -89,15 +89,6 @@ public final class RedisLockRegistry extends StoreLockRegistry {
         }
 
         /**
-         * How long this process keeps listening to a lock's hand-off channel after its last waiter for that
-         * lock left (default 10s), so that busy locks are not subscribed anew for every acquisition.
-         */
-        public Builder subscriptionLinger(Duration linger) {
-            this.subscriptionLinger = Objects.requireNonNull(linger, "subscriptionLinger");
-            return this;
-        }
-
-        /**
          * A running listener container to share (e.g. the application's); by default the registry creates
          * and closes its own, on one pub/sub connection.
          */
@@ -115,11 +106,11 @@ public final class RedisLockRegistry extends StoreLockRegistry {
             StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
             boolean ownContainer = listenerContainer == null;
             RedisMessageListenerContainer container = ownContainer ? newContainer() : listenerContainer;
-            GrantChannels grants = new GrantChannels(container, ownContainer, subscriptionLinger);
+            GrantInbox inbox = new GrantInbox(container, ownContainer, keys.inbox(UUID.randomUUID().toString()));
             // every waiter visits the queue at least once per poll interval: after two without a visit
             // (and a second for slow clients) all its waiters are gone
             long queueRetention = 2 * maxPollIntervalMillis() + 1000;
-            return new RedisLockStore(template, keys, grants, fenceRetention.toMillis(), queueRetention);
+            return new RedisLockStore(template, keys, inbox, fenceRetention.toMillis(), queueRetention);
         }
 
         private RedisMessageListenerContainer newContainer() {

@@ -4,6 +4,7 @@ import dev.distlock.core.support.AcquireResult;
 import dev.distlock.core.support.LockStore;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongConsumer;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -12,15 +13,15 @@ final class RedisLockStore implements LockStore {
 
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
-    private final GrantChannels grants;
+    private final GrantInbox inbox;
     private final String fenceRetentionMillis;
     private final String queueRetentionMillis;
 
-    RedisLockStore(StringRedisTemplate redis, RedisKeys keys, GrantChannels grants, long fenceRetentionMillis,
+    RedisLockStore(StringRedisTemplate redis, RedisKeys keys, GrantInbox inbox, long fenceRetentionMillis,
             long queueRetentionMillis) {
         this.redis = redis;
         this.keys = keys;
-        this.grants = grants;
+        this.inbox = inbox;
         this.fenceRetentionMillis = Long.toString(fenceRetentionMillis);
         this.queueRetentionMillis = Long.toString(queueRetentionMillis);
     }
@@ -30,20 +31,20 @@ final class RedisLockStore implements LockStore {
         String lock = keys.lock(name);
         return acquireResult(LockScripts.ACQUIRE, List.of(lock, keys.fence(lock), keys.queue(lock)), token,
                 Long.toString(leaseMillis), fenceRetentionMillis, queue.name().toLowerCase(Locale.ROOT),
-                queueRetentionMillis);
+                queueRetentionMillis, inbox.channel());
     }
 
     @Override
     public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
         String lock = keys.lock(name);
-        return acquireResult(LockScripts.LEAVE, List.of(lock, keys.queue(lock)), token, token + ' ' + leaseMillis);
+        return acquireResult(LockScripts.LEAVE, List.of(lock, keys.queue(lock)), token, token + ' ' + leaseMillis + ' ' + inbox.channel());
     }
 
     @Override
     public boolean release(String name, String token) {
         String lock = keys.lock(name);
         return redis.execute(LockScripts.RELEASE, List.of(lock, keys.queue(lock), keys.fence(lock)), token,
-                keys.channel(lock), fenceRetentionMillis) == 1L;
+                fenceRetentionMillis) == 1L;
     }
 
     @Override
@@ -64,17 +65,17 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public boolean listening(String name) {
-        return grants.listening(keys.channel(keys.lock(name)));
+        return inbox.listening();
     }
 
     @Override
-    public Subscription onGrant(String name, GrantListener listener) {
-        return grants.subscribe(keys.channel(keys.lock(name)), listener);
+    public Subscription onGrant(String name, String token, LongConsumer onGrant) {
+        return inbox.await(token, onGrant);
     }
 
     @Override
     public void close() {
-        grants.close();
+        inbox.close();
     }
 
     /** Reads a {@code {1, fencing token}} or {@code {0, -1}} reply. */

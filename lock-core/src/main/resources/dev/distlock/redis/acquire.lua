@@ -7,11 +7,12 @@
 -- ARGV[4] 'none': do not queue; 'join': queue the token; 'stay': queued before, queue again only if the
 --         entry is gone (the queue expired), and leave the queue if the lock is taken
 -- ARGV[5] how long the queue outlives its last waiter's visit, in milliseconds
+-- ARGV[6] the channel where the caller's process hears that the lock was handed to it
 -- Returns {1, fencing token} when the caller holds the lock, else {0, -1}.
 --
 -- Uncontended this runs SET and INCR: with the release's GET and DEL, six commands per lock and unlock.
 local held = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2], 'GET')
-local entry = ARGV[1] .. ' ' .. ARGV[2]
+local entry = ARGV[1] .. ' ' .. ARGV[2] .. ' ' .. ARGV[6]
 if not held then
   if ARGV[4] == 'stay' then
     -- the lock expired or was deleted while queued: the entry must not get a second hand-off

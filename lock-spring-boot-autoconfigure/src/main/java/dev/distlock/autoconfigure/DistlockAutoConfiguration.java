@@ -55,7 +55,6 @@ public class DistlockAutoConfiguration {
             return withSharedSettings(RedisLockRegistry.builder(connectionFactory), properties, listeners)
                     .keyPrefix(properties.getKeyPrefix())
                     .fenceRetention(properties.getFenceRetention())
-                    .subscriptionLinger(properties.getSubscriptionLinger())
                     .build();
         }
     }

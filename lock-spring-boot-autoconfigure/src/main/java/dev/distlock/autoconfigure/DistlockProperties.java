@@ -47,11 +47,8 @@ public class DistlockProperties implements InitializingBean {
     /** How long the last fencing token of a lock name is kept after its last acquisition. */
     private Duration fenceRetention = Duration.ofHours(1);
 
-    /** Longest a waiter sleeps before asking Redis again when no release notice arrives. */
+    /** Longest a queued waiter sleeps before asking Redis again when no hand-off notice arrives. */
     private Duration maxPollInterval = Duration.ofMillis(500);
-
-    /** How long this instance keeps listening to a lock's release channel after its last waiter left. */
-    private Duration subscriptionLinger = Duration.ofSeconds(10);
 
     /**
      * Order of the @DistributedLock advisor among other advisors; the default runs it outside
@@ -94,9 +91,6 @@ public class DistlockProperties implements InitializingBean {
         }
         if (maxPollInterval == null || maxPollInterval.toMillis() < 1) {
             throw invalid("max-poll-interval", maxPollInterval, "must be at least 1ms");
-        }
-        if (subscriptionLinger == null || subscriptionLinger.isNegative()) {
-            throw invalid("subscription-linger", subscriptionLinger, "must be zero or positive");
         }
     }
 
@@ -166,14 +160,6 @@ public class DistlockProperties implements InitializingBean {
 
     public void setMaxPollInterval(Duration maxPollInterval) {
         this.maxPollInterval = maxPollInterval;
-    }
-
-    public Duration getSubscriptionLinger() {
-        return subscriptionLinger;
-    }
-
-    public void setSubscriptionLinger(Duration subscriptionLinger) {
-        this.subscriptionLinger = subscriptionLinger;
     }
 
     public int getAdvisorOrder() {

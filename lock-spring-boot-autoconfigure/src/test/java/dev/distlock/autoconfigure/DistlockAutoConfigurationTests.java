@@ -128,7 +128,6 @@ class DistlockAutoConfigurationTests {
         assertStartupFails("distlock.lease=0s", "distlock.lease", "at least 300ms when renewed");
         assertStartupFails("distlock.fence-retention=10s", "distlock.fence-retention", "at least distlock.lease");
         assertStartupFails("distlock.max-poll-interval=0ms", "distlock.max-poll-interval", "at least 1ms");
-        assertStartupFails("distlock.subscription-linger=-1s", "distlock.subscription-linger", "zero or positive");
         runner.withPropertyValues("distlock.lease=100ms", "distlock.renew-lease=false")
                 .run(context -> assertThat(context).hasNotFailed());
     }
@@ -140,7 +139,7 @@ class DistlockAutoConfigurationTests {
             assertThat(properties).extracting(property -> property.get("name")).contains("distlock.enabled",
                     "distlock.store", "distlock.key-prefix", "distlock.wait-timeout", "distlock.lease",
                     "distlock.renew-lease", "distlock.fence-retention", "distlock.max-poll-interval",
-                    "distlock.subscription-linger", "distlock.advisor-order", "distlock.metrics.enabled");
+                    "distlock.advisor-order", "distlock.metrics.enabled");
             assertThat(properties).allSatisfy(property -> assertThat(property.get("description"))
                     .as("description of %s", property.get("name")).isNotNull());
         }

@@ -91,7 +91,7 @@ class RedisHandOffIT {
         holder.lock();
         // what a process leaves behind when it dies while queued with a 300 ms lease
         redis.server().command("APPEND", "distlock:{job}", " ");
-        redis.server().command("RPUSH", QUEUE, "ghost 300");
+        redis.server().command("RPUSH", QUEUE, "ghost 300 distlock:granted:gone");
 
         holder.unlock();
 

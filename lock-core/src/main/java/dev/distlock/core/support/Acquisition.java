@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 
 /**
  * One call that wants the lock: enters the local queue, then tries the store. If the lock is busy it joins
@@ -68,7 +69,7 @@ final class Acquisition {
 
     private Hold acquireInStore() throws InterruptedException {
         String token = registry.newToken();
-        Grant grant = new Grant(token);
+        Grant grant = new Grant();
         LockStore.Subscription subscription = null;
         boolean queued = false;
         Hold hold = null;
@@ -76,7 +77,7 @@ final class Acquisition {
             // a waiter joins the queue on its first try only if it hears hand-offs already; otherwise it
             // subscribes first, so that no hand-off to it goes unheard, and costs nothing uncontended
             if (waitNanos > 0 && store.listening(name)) {
-                subscription = store.onGrant(name, grant);
+                subscription = store.onGrant(name, token, grant);
             }
             queued = subscription != null;
             AcquireResult result = tryOnce(token, queued ? LockStore.Queue.JOIN : LockStore.Queue.NONE);
@@ -90,7 +91,7 @@ final class Acquisition {
                         return null;
                     }
                 } else if (subscription == null) {
-                    subscription = store.onGrant(name, grant);
+                    subscription = store.onGrant(name, token, grant);
                     queued = true;
                     result = tryOnce(token, LockStore.Queue.JOIN);
                 } else if (await(grant.received, Math.min(remaining, pollPauseNanos(result.remainingLeaseMillis())))) {
@@ -159,26 +160,6 @@ final class Acquisition {
         });
     }
 
-    /** Hears the hand-off to this acquisition's token. */
-    private static final class Grant implements LockStore.GrantListener {
-
-        final String token;
-        final Semaphore received = new Semaphore(0);
-        volatile long fencingToken;
-
-        Grant(String token) {
-            this.token = token;
-        }
-
-        @Override
-        public void granted(String grantedToken, long fencingToken) {
-            if (token.equals(grantedToken)) {
-                this.fencingToken = fencingToken;
-                received.release();
-            }
-        }
-    }
-
     /** Waits for a permit until the deadline, honouring or recording interrupts. */
     private boolean await(Semaphore semaphore) throws InterruptedException {
         if (waitNanos != Long.MAX_VALUE) {
@@ -223,5 +204,18 @@ final class Acquisition {
         poll -= ThreadLocalRandom.current().nextLong(poll / 10 + 1);
         long millis = holderLeaseMillis >= 0 ? Math.min(holderLeaseMillis + 1, poll) : poll;
         return TimeUnit.MILLISECONDS.toNanos(Math.max(1, millis));
+    }
+
+    /** Hears the hand-off to this acquisition. */
+    private static final class Grant implements LongConsumer {
+
+        final Semaphore received = new Semaphore(0);
+        volatile long fencingToken;
+
+        @Override
+        public void accept(long fencingToken) {
+            this.fencingToken = fencingToken;
+            received.release();
+        }
     }
 }

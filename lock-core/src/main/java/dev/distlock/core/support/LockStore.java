@@ -1,12 +1,14 @@
 package dev.distlock.core.support;
 
+import java.util.function.LongConsumer;
+
 /**
  * The atomic operations a lock backend provides. Each method is one indivisible step in the backend; the
  * {@link StoreLockRegistry} builds waiting, re-entrancy and renewal on top. Every operation that changes or
  * reads a hold compares the owner token first: no operation may touch a key held under another token.
  *
  * <p>Waiters queue in the backend: a release with waiters queued does not free the lock but hands it to
- * the first of them, with a new fencing token, and announces the hand-off to {@link #onGrant} listeners.
+ * the first of them, with a new fencing token, and tells its process ({@link #onGrant}).
  * So the lock passes in arrival order and the next owner needs no backend call to learn it won.
  *
  * <p>Implementations report backend failures as unchecked exceptions; the registry wraps them.
@@ -54,16 +56,16 @@ public interface LockStore extends AutoCloseable {
     boolean isLocked(String name);
 
     /**
-     * Whether hand-offs of {@code name} are already being received, so that {@link #onGrant} costs no
-     * backend call now.
+     * Whether hand-offs of {@code name} are already being heard, so that {@link #onGrant} costs no backend
+     * call now and a waiter may queue on its first try.
      */
     boolean listening(String name);
 
     /**
-     * Calls {@code listener} with every hand-off of {@code name} until the returned subscription is closed.
-     * Notices may be lost; waiters ask the store again now and then.
+     * Calls {@code onGrant} with the fencing token if a release hands {@code name} to {@code token}, until the
+     * returned subscription is closed. Notices may be lost; waiters ask the store again now and then.
      */
-    Subscription onGrant(String name, GrantListener listener);
+    Subscription onGrant(String name, String token, LongConsumer onGrant);
 
     /** Frees the store's resources. */
     @Override
@@ -80,14 +82,6 @@ public interface LockStore extends AutoCloseable {
 
         /** The token was queued before: queue it again if its entry is gone, and keep the queue alive. */
         STAY
-    }
-
-    /** Hears hand-offs. */
-    @FunctionalInterface
-    interface GrantListener {
-
-        /** A release handed the lock to {@code token} with {@code fencingToken}. */
-        void granted(String token, long fencingToken);
     }
 
     /** An active hand-off notification. */

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -196,11 +197,14 @@ public abstract class LockRegistryContract {
     @Test
     void busyProcessesTakeTurns() throws Exception {
         int total = 400;
+        int count = 4;
         AtomicInteger taken = new AtomicInteger();
+        CyclicBarrier start = new CyclicBarrier(count);
         List<Background<Integer>> processes = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < count; i++) {
             FencedLock lock = registry().obtain("turns");
             processes.add(new Background<>(() -> {
+                start.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
                 int mine = 0;
                 while (true) {
                     lock.lock();
