@@ -1,0 +1,159 @@
+package dev.distlock.benchmarks;
+
+import dev.distlock.benchmarks.contenders.Contenders;
+import dev.distlock.benchmarks.scenarios.Scenario;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What a benchmark run does, from its command line. Defaults: everything, as the issue asks for it.
+ *
+ * @param parts which parts run
+ * @param scenarios the scenarios, in order
+ * @param contenders the contenders' names, in the order each round runs them
+ * @param measurement the timed length of each measurement
+ * @param warmup the untimed run before each measurement
+ * @param rounds how often every contender runs every scenario
+ * @param threads threads of scenarios 2 and 3
+ * @param roundTripOperations lock+unlock pairs watched with MONITOR per contender
+ * @param memoryNames distinct names of the memory check (checkpoints at a tenth and at all of them)
+ * @param jmhQuick JMH in this JVM for a few hundred milliseconds: proves it runs, measures nothing
+ * @param report where the Markdown report is written
+ */
+public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<String> contenders, Duration measurement,
+        Duration warmup, int rounds, int threads, int roundTripOperations, long memoryNames, boolean jmhQuick,
+        Path report) {
+
+    /** The parts of a run. */
+    public enum Part {
+        /** The four scenarios, every contender, interleaved over the rounds. */
+        SCENARIOS,
+        /** Round trips and commands of an uncontended lock+unlock, with MONITOR. */
+        ROUNDTRIPS,
+        /** Retained heap over a million distinct names. */
+        MEMORY,
+        /** JMH: the annotation layer. */
+        JMH
+    }
+
+    static final String USAGE = """
+            Options (defaults in brackets):
+              --parts scenarios,roundtrips,memory,jmh   parts to run [all]
+              --skip jmh,memory                         parts not to run [none]
+              --scenarios 1,2,3,4                       scenarios [all]
+              --contenders distlock,redisson,si-spin,si-pubsub,floor   contenders, run in this order [all]
+              --seconds 5                               timed length of each measurement, decimals allowed [5]
+              --warmup 1                                untimed run before each measurement [seconds/5, 0.1 to 1]
+              --rounds 2                                rounds (every contender, every scenario) [2]
+              --threads 8                               threads of scenarios 2 and 3 [8]
+              --roundtrip-ops 1000                      lock+unlock pairs watched with MONITOR [1000]
+              --memory-names 1000000                    distinct names of the memory check [1000000]
+              --jmh-quick                               JMH in-process for a few hundred ms (smoke test)
+              --report target/benchmark-report.md       where the Markdown report goes
+            """;
+
+    /** Everything with the issue's settings. */
+    public static BenchmarkOptions defaults() {
+        return parse();
+    }
+
+    /**
+     * Parses the command line.
+     *
+     * @throws IllegalArgumentException naming the bad option
+     */
+    public static BenchmarkOptions parse(String... args) {
+        Set<Part> parts = EnumSet.allOf(Part.class);
+        List<Scenario> scenarios = List.of(Scenario.values());
+        List<String> contenders = Contenders.NAMES;
+        Duration measurement = Duration.ofSeconds(5);
+        Duration warmup = null;
+        int rounds = 2;
+        int threads = 8;
+        int roundTripOperations = 1000;
+        long memoryNames = 1_000_000;
+        boolean jmhQuick = false;
+        Path report = Path.of("target", "benchmark-report.md");
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            if (option.equals("--jmh-quick")) {
+                jmhQuick = true;
+                continue;
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException("unknown option or missing value: " + option + "\n" + USAGE);
+            }
+            String value = args[++i];
+            switch (option) {
+                case "--parts" -> parts = parts(value);
+                case "--skip" -> parts.removeAll(parts(value));
+                case "--scenarios" -> scenarios = list(value).stream().map(n -> Scenario.of(Integer.parseInt(n)))
+                        .toList();
+                case "--contenders" -> contenders = contenders(value);
+                case "--seconds" -> measurement = seconds(value);
+                case "--warmup" -> warmup = seconds(value);
+                case "--rounds" -> rounds = positive(option, value);
+                case "--threads" -> threads = positive(option, value);
+                case "--roundtrip-ops" -> roundTripOperations = positive(option, value);
+                case "--memory-names" -> memoryNames = positive(option, value);
+                case "--report" -> report = Path.of(value);
+                default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
+            }
+        }
+        if (warmup == null) {
+            long fifth = measurement.toMillis() / 5;
+            warmup = Duration.ofMillis(Math.max(100, Math.min(1000, fifth)));
+        }
+        return new BenchmarkOptions(Set.copyOf(parts), scenarios, contenders, measurement, warmup, rounds, threads,
+                roundTripOperations, memoryNames, jmhQuick, report);
+    }
+
+    /** Whether {@code part} runs. */
+    public boolean runs(Part part) {
+        return parts.contains(part);
+    }
+
+    private static Set<Part> parts(String value) {
+        Set<Part> parts = EnumSet.noneOf(Part.class);
+        for (String name : list(value)) {
+            try {
+                parts.add(Part.valueOf(name.toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException ex) {
+                throw new IllegalArgumentException("unknown part '" + name + "'; parts: " + Arrays.toString(
+                        Part.values()).toLowerCase(Locale.ROOT), ex);
+            }
+        }
+        return parts;
+    }
+
+    private static List<String> contenders(String value) {
+        List<String> names = list(value);
+        for (String name : names) {
+            if (!Contenders.NAMES.contains(name)) {
+                throw new IllegalArgumentException("unknown contender '" + name + "'; known: " + Contenders.NAMES);
+            }
+        }
+        return names;
+    }
+
+    private static List<String> list(String value) {
+        return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    private static Duration seconds(String value) {
+        return Duration.ofMillis(Math.round(Double.parseDouble(value) * 1000));
+    }
+
+    private static int positive(String option, String value) {
+        int number = Integer.parseInt(value);
+        if (number < 1) {
+            throw new IllegalArgumentException(option + " must be at least 1, got " + value);
+        }
+        return number;
+    }
+}

@@ -1,0 +1,27 @@
+package dev.distlock.benchmarks;
+
+import dev.distlock.benchmarks.jmh.JmhResult;
+import dev.distlock.benchmarks.memory.MemoryResult;
+import dev.distlock.benchmarks.redis.RoundTrips;
+import dev.distlock.benchmarks.report.MachineInfo;
+import dev.distlock.benchmarks.scenarios.Measurement;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a run measured, for the report and for tests.
+ *
+ * @param options what was asked for
+ * @param date when
+ * @param machine where
+ * @param contenders each contender's name and description, in run order
+ * @param measurements the scenario measurements, in the order they ran
+ * @param roundTrips the MONITOR counts per contender
+ * @param memory the memory checks
+ * @param jmh the annotation benchmarks
+ */
+public record BenchmarkResults(BenchmarkOptions options, LocalDate date, MachineInfo machine,
+        Map<String, String> contenders, List<Measurement> measurements, List<RoundTrips> roundTrips,
+        List<MemoryResult> memory, List<JmhResult> jmh) {
+}

@@ -1,0 +1,133 @@
+package dev.distlock.benchmarks;
+
+import dev.distlock.benchmarks.BenchmarkOptions.Part;
+import dev.distlock.benchmarks.contenders.Contender;
+import dev.distlock.benchmarks.contenders.Contenders;
+import dev.distlock.benchmarks.contenders.RedisAddress;
+import dev.distlock.benchmarks.jmh.JmhResult;
+import dev.distlock.benchmarks.jmh.JmhRunner;
+import dev.distlock.benchmarks.memory.MemoryCheck;
+import dev.distlock.benchmarks.memory.MemoryResult;
+import dev.distlock.benchmarks.redis.RedisStats;
+import dev.distlock.benchmarks.redis.RoundTripProbe;
+import dev.distlock.benchmarks.redis.RoundTrips;
+import dev.distlock.benchmarks.report.MachineInfo;
+import dev.distlock.benchmarks.scenarios.Measurement;
+import dev.distlock.benchmarks.scenarios.MeasurementRunner;
+import dev.distlock.benchmarks.scenarios.Scenario;
+import dev.distlock.memory.InMemoryLockRegistry;
+import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.test.RedisServer;
+import dev.distlock.test.RespClient;
+import java.io.PrintStream;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * One benchmark run: starts its own redis-server on a free loopback port, runs the parts the options name and
+ * stops the server. Progress goes to the given stream, one line per measurement.
+ */
+public final class BenchmarkRun {
+
+    private static final int MEMORY_THREADS = 4;
+
+    private final BenchmarkOptions options;
+    private final PrintStream progress;
+
+    public BenchmarkRun(BenchmarkOptions options, PrintStream progress) {
+        this.options = options;
+        this.progress = progress;
+    }
+
+    /** Runs everything asked for and returns what was measured. */
+    public BenchmarkResults run() throws Exception {
+        try (RedisServer server = RedisServer.start();
+                RespClient control = server.client();
+                RedisStats stats = new RedisStats(server.client())) {
+            RedisAddress address = new RedisAddress(server.host(), server.port());
+            Map<String, String> descriptions = new LinkedHashMap<>();
+            List<Contender> contenders = new ArrayList<>();
+            for (String name : options.contenders()) {
+                Contender contender = Contenders.create(name, address);
+                contenders.add(contender);
+                descriptions.put(name, contender.description());
+            }
+            MachineInfo machine = MachineInfo.collect(stats.serverVersion());
+            progress.println("redis-server " + server.uri() + "; " + machine);
+            List<Measurement> measurements = options.runs(Part.SCENARIOS) ? scenarios(contenders, stats) : List.of();
+            List<RoundTrips> roundTrips = options.runs(Part.ROUNDTRIPS)
+                    ? roundTrips(contenders, server, control, stats) : List.of();
+            List<MemoryResult> memory = options.runs(Part.MEMORY) ? memory(address, stats) : List.of();
+            List<JmhResult> jmh = options.runs(Part.JMH) ? jmh() : List.of();
+            return new BenchmarkResults(options, LocalDate.now(), machine, descriptions, measurements, roundTrips,
+                    memory, jmh);
+        }
+    }
+
+    /** Every round runs every scenario, and every scenario every contender in turn: A B C D, A B C D. */
+    private List<Measurement> scenarios(List<Contender> contenders, RedisStats stats) throws InterruptedException {
+        MeasurementRunner runner = new MeasurementRunner(stats, options.warmup(), options.measurement());
+        List<Measurement> measurements = new ArrayList<>();
+        for (int round = 1; round <= options.rounds(); round++) {
+            for (Scenario scenario : options.scenarios()) {
+                for (Contender contender : contenders) {
+                    stats.flushAll();
+                    Measurement m = runner.run(contender, scenario, options.threads(), round);
+                    measurements.add(m);
+                    progress.printf("round %d/%d, scenario %d, %-9s %9.0f ops/s, p99 %7.2f ms, exclusion %s%s%n",
+                            round, options.rounds(), scenario.number(), contender.name(), m.opsPerSecond(),
+                            m.waits().getValueAtPercentile(99) / 1e6, m.exclusionHeld() ? "ok" : "VIOLATED",
+                            m.errors() > 0 ? ", " + m.errors() + " errors: " + m.firstError() : "");
+                    System.gc(); // the next contender should not pay for this one's garbage
+                }
+            }
+        }
+        return measurements;
+    }
+
+    private List<RoundTrips> roundTrips(List<Contender> contenders, RedisServer server, RespClient control,
+            RedisStats stats) throws InterruptedException {
+        RoundTripProbe probe = new RoundTripProbe(server.host(), server.port(), control);
+        List<RoundTrips> counts = new ArrayList<>();
+        for (Contender contender : contenders) {
+            stats.flushAll();
+            RoundTrips count = probe.measure(contender, options.roundTripOperations());
+            counts.add(count);
+            progress.printf("round trips, %-9s %.2f per lock+unlock, %.2f commands with script internals%n",
+                    contender.name(), count.roundTripsPerOp(), count.commandsPerOp());
+        }
+        return counts;
+    }
+
+    private List<MemoryResult> memory(RedisAddress address, RedisStats stats) throws InterruptedException {
+        List<Long> checkpoints = List.of(options.memoryNames() / 10, options.memoryNames());
+        MemoryCheck check = new MemoryCheck(MEMORY_THREADS);
+        List<MemoryResult> results = new ArrayList<>();
+        try (InMemoryLockRegistry registry = InMemoryLockRegistry.builder().build()) {
+            results.add(report(check.run("distlock InMemoryLockRegistry", registry, checkpoints)));
+        }
+        stats.flushAll();
+        LettuceConnectionFactory factory = address.newConnectionFactory();
+        try (RedisLockRegistry registry = RedisLockRegistry.builder(factory).keyPrefix("bench-memory").build()) {
+            results.add(report(check.run("distlock RedisLockRegistry", registry, checkpoints)));
+        } finally {
+            factory.destroy();
+            stats.flushAll();
+        }
+        return results;
+    }
+
+    private MemoryResult report(MemoryResult result) {
+        progress.printf("memory, %s: %.2f bytes retained per name (%s)%n", result.registry(), result.bytesPerName(),
+                result.flat() ? "flat" : "GROWS");
+        return result;
+    }
+
+    private List<JmhResult> jmh() throws Exception {
+        return new JmhRunner(options.jmhQuick() ? JmhRunner.Settings.quick() : JmhRunner.Settings.standard()).run();
+    }
+}

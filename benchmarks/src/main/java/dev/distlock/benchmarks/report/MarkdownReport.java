@@ -1,0 +1,229 @@
+package dev.distlock.benchmarks.report;
+
+import dev.distlock.benchmarks.BenchmarkOptions;
+import dev.distlock.benchmarks.BenchmarkResults;
+import dev.distlock.benchmarks.jmh.JmhResult;
+import dev.distlock.benchmarks.memory.MemoryResult;
+import dev.distlock.benchmarks.memory.MemoryResult.Checkpoint;
+import dev.distlock.benchmarks.redis.RoundTrips;
+import dev.distlock.benchmarks.scenarios.Scenario;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** Renders a run's results as Markdown, ready to paste into docs/BENCHMARKS.md. */
+public final class MarkdownReport {
+
+    private static final int COMMAND_MIX_ENTRIES = 8;
+
+    private final BenchmarkResults results;
+    private final Summaries summaries;
+    private final StringBuilder out = new StringBuilder();
+
+    private MarkdownReport(BenchmarkResults results) {
+        this.results = results;
+        this.summaries = Summaries.of(results.measurements());
+    }
+
+    /** The whole report. */
+    public static String render(BenchmarkResults results) {
+        return new MarkdownReport(results).render();
+    }
+
+    private String render() {
+        header();
+        targets();
+        summaries.byScenario().forEach(this::scenario);
+        roundTrips();
+        jmh();
+        memory();
+        return out.toString();
+    }
+
+    private void header() {
+        BenchmarkOptions options = results.options();
+        MachineInfo machine = results.machine();
+        line("## Run of " + results.date());
+        line();
+        line("- Machine: " + machine.cores() + " cores (" + machine.cpu() + "), "
+                + Format.number(machine.memoryGib(), 1) + " GiB, " + machine.os() + ", " + machine.java() + ", "
+                + machine.redis() + " started by the run on a loopback port.");
+        line("- Each measurement: " + seconds(options.measurement().toMillis()) + " timed after "
+                + seconds(options.warmup().toMillis()) + " of warm-up on the same clients, fresh keys, Redis flushed "
+                + "before; " + options.rounds() + " rounds, contenders interleaved within every scenario of every "
+                + "round in the order " + String.join(", ", results.contenders().keySet()) + ".");
+        line("- Ratios are to the floor's ops/s in the same round: mean (lowest–highest round). Latency is the "
+                + "acquire wait, waits unfinished at the deadline included, over all rounds. Fairness is the fewest "
+                + "acquisitions of a thread divided by the most (worst round). Redis commands include those run "
+                + "inside scripts (`INFO commandstats` deltas); Redis CPU is `used_cpu_sys + used_cpu_user`.");
+        line();
+        line("| contender | what runs |");
+        line("| --- | --- |");
+        results.contenders().forEach((name, description) -> line("| " + name + " | " + description + " |"));
+        line();
+    }
+
+    private void targets() {
+        line("### Targets (distlock)");
+        line();
+        line("| target | measured | status |");
+        line("| --- | --- | --- |");
+        for (TargetStatus target : Targets.evaluate(results, summaries)) {
+            line("| " + target.target() + " | " + target.measured() + " | " + target.verdict() + " |");
+        }
+        line();
+    }
+
+    private void scenario(Scenario scenario, List<ScenarioSummary> rows) {
+        ScenarioSummary first = rows.get(0);
+        int threads = first.rounds().get(0).workload().threads();
+        line("### Scenario " + scenario.number() + ": " + scenario.title(threads));
+        line();
+        if (scenario == Scenario.DISTINCT_KEYS) {
+            line("All threads share one client (registry, Redisson client, connection), as an application's "
+                    + "threads would.");
+            line();
+        }
+        boolean handOff = scenario == Scenario.HAND_OFF;
+        line("| contender | ops/s | " + (handOff ? "of ideal | " : "") + "× floor | acquire p50 | p99 | p99.9 | "
+                + "fairness | Redis cmds/op | Redis CPU µs/op | exclusion |");
+        line("| --- | ---: | " + (handOff ? "---: | " : "") + "---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+        for (ScenarioSummary row : rows) {
+            line("| " + row.contender() + " | " + Format.number(row.opsPerSecond(), 0) + " | "
+                    + (handOff ? Format.percent(row.shareOfIdeal()) + " | " : "")
+                    + Format.ratio(row.ratio(), row.ratioMin(), row.ratioMax()) + " | "
+                    + Format.millis(row.waitMillis(50)) + " | " + Format.millis(row.waitMillis(99)) + " | "
+                    + Format.millis(row.waitMillis(99.9)) + " | " + Format.number(row.fairness(), 2) + " | "
+                    + Format.number(row.commandsPerOp(), 1) + " | " + Format.number(row.redisCpuMicrosPerOp(), 1)
+                    + " | " + (row.exclusionHeld() ? "ok" : "**VIOLATED**") + " |");
+        }
+        line();
+        if (handOff) {
+            line("Ideal: one 2 ms hold after another, 500 locks/s. Mean measured hold: "
+                    + rows.stream().map(r -> r.contender() + " " + Format.millis(r.meanHoldMillis()))
+                            .collect(Collectors.joining(", ")) + ".");
+            line();
+        }
+        line("Redis commands per lock+unlock, by name (script internals included):");
+        line();
+        for (ScenarioSummary row : rows) {
+            line("- " + row.contender() + ": " + commandMix(row));
+        }
+        notes(rows);
+        line();
+    }
+
+    private static String commandMix(ScenarioSummary row) {
+        long entries = row.entries();
+        if (entries == 0) {
+            return "no lock+unlock completed";
+        }
+        return row.redis().calls().entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(COMMAND_MIX_ENTRIES)
+                .map(e -> e.getKey() + " " + Format.number(e.getValue() / (double) entries, 2))
+                .collect(Collectors.joining(", "));
+    }
+
+    private void notes(List<ScenarioSummary> rows) {
+        for (ScenarioSummary row : rows) {
+            if (row.errors() > 0) {
+                line("- " + row.contender() + " threw " + row.errors() + " exceptions, first: `" + row.firstError()
+                        + "`");
+            }
+            if (row.rounds().stream().anyMatch(m -> m.stuckThreads() > 0)) {
+                line("- " + row.contender() + ": threads still waiting a minute after the deadline were abandoned");
+            }
+        }
+    }
+
+    private void roundTrips() {
+        List<RoundTrips> counts = results.roundTrips();
+        if (counts.isEmpty()) {
+            return;
+        }
+        line("### Round trips of one uncontended lock+unlock");
+        line();
+        line("Counted with `MONITOR` over " + counts.get(0).operations() + " lock+unlock pairs of one warmed-up client "
+                + "on one key: the commands the client sent (one round trip each, as every client here waits for "
+                + "each reply) and the commands its scripts ran.");
+        line();
+        line("| contender | round trips | commands incl. script internals | client sends | scripts run |");
+        line("| --- | ---: | ---: | --- | --- |");
+        for (RoundTrips c : counts) {
+            line("| " + c.contender() + " | " + Format.number(c.roundTripsPerOp(), 2) + " | "
+                    + Format.number(c.commandsPerOp(), 2) + " | " + RoundTrips.perOp(c.topLevel(), c.operations())
+                    + " | " + RoundTrips.perOp(c.inScripts(), c.operations()) + " |");
+        }
+        line();
+    }
+
+    private void jmh() {
+        List<JmhResult> jmh = results.jmh();
+        if (jmh.isEmpty()) {
+            return;
+        }
+        line("### Annotation layer (JMH, in-memory registry)");
+        line();
+        line("`annotated`: a call through the `@DistributedLock` proxy (`name = \"'k:' + #id\"`); `direct`: the "
+                + "same work through `LockRegistry.executeLocked` with the key built in Java; `keyEvaluation`: the "
+                + "SpEL key alone, evaluated as the interceptor does it (its evaluator is package-private, so the "
+                + "benchmark repeats its steps with the public Spring API)."
+                + (results.options().jmhQuick() ? " **Quick mode: in-process and too short to mean anything.**" : ""));
+        line();
+        line("| benchmark | ns/op | ± (99.9%) |");
+        line("| --- | ---: | ---: |");
+        for (JmhResult r : jmh) {
+            line("| " + r.benchmark() + " | " + Format.number(r.nanosPerOp(), 0) + " | "
+                    + Format.number(r.error(), 0) + " |");
+        }
+        line();
+        AnnotationOverhead.nanos(jmh).ifPresent(nanos -> {
+            line("The annotation layer adds " + Format.number(nanos, 0) + " ns per call.");
+            line();
+        });
+    }
+
+    private void memory() {
+        List<MemoryResult> memory = results.memory();
+        if (memory.isEmpty()) {
+            return;
+        }
+        line("### Memory: lock and unlock distinct names");
+        line();
+        line("Live heap after a full collection (class histogram), before the first name and at each checkpoint; "
+                + "growth per name between the first checkpoint and the last. Under "
+                + Format.number(MemoryResult.GROWTH_LIMIT_BYTES_PER_NAME, 0) + " bytes per name counts as flat.");
+        line();
+        line("| registry | live heap at each checkpoint | growth per name | verdict | grew most | time |");
+        line("| --- | --- | ---: | --- | --- | ---: |");
+        for (MemoryResult r : memory) {
+            String points = r.checkpoints().stream()
+                    .map(p -> Format.number(p.names(), 0) + ": " + mib(p))
+                    .collect(Collectors.joining("; "));
+            String growth = r.topGrowth().isEmpty() ? "nothing" : r.topGrowth().stream()
+                    .map(g -> "`" + g.className() + "` +" + Format.number(g.bytes() / 1024.0, 0) + " KiB")
+                    .collect(Collectors.joining(", "));
+            line("| " + r.registry() + " | " + points + " | " + Format.number(r.bytesPerName(), 2) + " B | "
+                    + (r.flat() ? "flat" : "**grows**") + " | " + growth + " | " + Format.number(r.seconds(), 0)
+                    + " s |");
+        }
+        line();
+    }
+
+    private static String mib(Checkpoint checkpoint) {
+        return Format.number(checkpoint.liveBytes() / (1024.0 * 1024.0), 1) + " MiB";
+    }
+
+    private static String seconds(long millis) {
+        return Format.number(millis / 1000.0, millis % 1000 == 0 ? 0 : 1) + " s";
+    }
+
+    private void line(String text) {
+        out.append(text).append('\n');
+    }
+
+    private void line() {
+        out.append('\n');
+    }
+}

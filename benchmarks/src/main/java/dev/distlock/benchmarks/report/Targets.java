@@ -1,0 +1,121 @@
+package dev.distlock.benchmarks.report;
+
+import dev.distlock.benchmarks.BenchmarkResults;
+import dev.distlock.benchmarks.contenders.Contenders;
+import dev.distlock.benchmarks.jmh.JmhResult;
+import dev.distlock.benchmarks.memory.MemoryResult;
+import dev.distlock.benchmarks.redis.RoundTrips;
+import dev.distlock.benchmarks.report.TargetStatus.Verdict;
+import dev.distlock.benchmarks.scenarios.Measurement;
+import dev.distlock.benchmarks.scenarios.Scenario;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/** The targets for distlock, checked against one run's results. */
+public final class Targets {
+
+    private static final String DISTLOCK = "distlock";
+    private static final double MIN_RATIO = 0.90;
+    private static final double MIN_FAIRNESS = 0.8;
+    private static final double MAX_P999_MILLIS = 50;
+    private static final double MIN_HAND_OFF_SHARE = 0.95;
+    private static final double MAX_ROUND_TRIPS = 2;
+    private static final double MAX_COMMANDS = 6;
+    private static final double MAX_ANNOTATION_NANOS = 2000;
+
+    private Targets() {
+    }
+
+    /** Every target, in the order. */
+    public static List<TargetStatus> evaluate(BenchmarkResults results, Summaries summaries) {
+        List<TargetStatus> targets = new ArrayList<>();
+        for (Scenario scenario : List.of(Scenario.UNCONTENDED, Scenario.DISTINCT_KEYS, Scenario.ONE_KEY)) {
+            targets.add(ratioToFloor(summaries, scenario));
+        }
+        targets.add(check(summaries, Scenario.ONE_KEY, "scenario 3: fairness ≥ 0.8",
+                s -> Format.number(s.fairness(), 2), s -> s.fairness() >= MIN_FAIRNESS));
+        targets.add(check(summaries, Scenario.ONE_KEY, "scenario 3: p99.9 acquire < 50 ms",
+                s -> Format.millis(s.waitMillis(99.9)), s -> s.waitMillis(99.9) < MAX_P999_MILLIS));
+        targets.add(check(summaries, Scenario.HAND_OFF, "scenario 4: ≥ 95% of the ideal 500 locks/s",
+                s -> Format.percent(s.shareOfIdeal()), s -> s.shareOfIdeal() >= MIN_HAND_OFF_SHARE));
+        targets.add(handOffCommands(summaries));
+        targets.addAll(roundTrips(results.roundTrips()));
+        targets.add(annotation(results.jmh()));
+        targets.addAll(memory(results.memory()));
+        targets.add(exclusion(results.measurements()));
+        return targets;
+    }
+
+    private static TargetStatus ratioToFloor(Summaries summaries, Scenario scenario) {
+        String target = "scenario " + scenario.number() + ": ≥ 0.90 of the floor";
+        Optional<ScenarioSummary> summary = summaries.find(scenario, DISTLOCK).filter(s -> !s.ratios().isEmpty());
+        return summary.map(s -> new TargetStatus(target,
+                        Format.ratio(s.ratio(), s.ratioMin(), s.ratioMax()) + " × floor", Verdict.of(s.ratio() >= MIN_RATIO)))
+                .orElse(new TargetStatus(target, "—", Verdict.NOT_MEASURED));
+    }
+
+    private static TargetStatus check(Summaries summaries, Scenario scenario, String target,
+            Function<ScenarioSummary, String> measured, Predicate<ScenarioSummary> met) {
+        return summaries.find(scenario, DISTLOCK)
+                .map(s -> new TargetStatus(target, measured.apply(s), Verdict.of(met.test(s))))
+                .orElse(new TargetStatus(target, "—", Verdict.NOT_MEASURED));
+    }
+
+    private static TargetStatus handOffCommands(Summaries summaries) {
+        String target = "scenario 4: ≤ half the floor's Redis commands per lock";
+        Optional<ScenarioSummary> ours = summaries.find(Scenario.HAND_OFF, DISTLOCK);
+        Optional<ScenarioSummary> floor = summaries.find(Scenario.HAND_OFF, Contenders.FLOOR);
+        if (ours.isEmpty() || floor.isEmpty()) {
+            return new TargetStatus(target, "—", Verdict.NOT_MEASURED);
+        }
+        double mine = ours.get().commandsPerOp();
+        double theirs = floor.get().commandsPerOp();
+        return new TargetStatus(target, Format.number(mine, 1) + " vs floor " + Format.number(theirs, 1),
+                Verdict.of(mine <= theirs / 2));
+    }
+
+    private static List<TargetStatus> roundTrips(List<RoundTrips> counts) {
+        String tripsTarget = "uncontended lock+unlock: ≤ 2 round trips";
+        String commandsTarget = "uncontended lock+unlock: ≤ 6 Redis commands incl. script internals";
+        Optional<RoundTrips> ours = counts.stream().filter(c -> c.contender().equals(DISTLOCK)).findFirst();
+        if (ours.isEmpty()) {
+            return List.of(new TargetStatus(tripsTarget, "—", Verdict.NOT_MEASURED),
+                    new TargetStatus(commandsTarget, "—", Verdict.NOT_MEASURED));
+        }
+        RoundTrips c = ours.get();
+        return List.of(
+                new TargetStatus(tripsTarget, Format.number(c.roundTripsPerOp(), 2),
+                        Verdict.of(c.roundTripsPerOp() <= MAX_ROUND_TRIPS)),
+                new TargetStatus(commandsTarget, Format.number(c.commandsPerOp(), 2),
+                        Verdict.of(c.commandsPerOp() <= MAX_COMMANDS)));
+    }
+
+    private static TargetStatus annotation(List<JmhResult> jmh) {
+        String target = "annotation layer: < 2 µs per call over the direct registry call";
+        Optional<Double> overhead = AnnotationOverhead.nanos(jmh);
+        return overhead.map(nanos -> new TargetStatus(target, Format.number(nanos / 1000, 2) + " µs",
+                        Verdict.of(nanos < MAX_ANNOTATION_NANOS)))
+                .orElse(new TargetStatus(target, "—", Verdict.NOT_MEASURED));
+    }
+
+    private static List<TargetStatus> memory(List<MemoryResult> results) {
+        if (results.isEmpty()) {
+            return List.of(new TargetStatus("retained heap does not grow with names", "—", Verdict.NOT_MEASURED));
+        }
+        return results.stream().map(r -> new TargetStatus(r.registry() + ": retained heap does not grow with names",
+                Format.number(r.bytesPerName(), 2) + " bytes per name", Verdict.of(r.flat()))).toList();
+    }
+
+    private static TargetStatus exclusion(List<Measurement> measurements) {
+        String target = "mutual exclusion: counter exact, never two holders (every contender)";
+        if (measurements.isEmpty()) {
+            return new TargetStatus(target, "—", Verdict.NOT_MEASURED);
+        }
+        long violated = measurements.stream().filter(m -> !m.exclusionHeld()).count();
+        return new TargetStatus(target, violated == 0 ? "held in all " + measurements.size() + " measurements"
+                : violated + " measurements violated it", Verdict.of(violated == 0));
+    }
+}

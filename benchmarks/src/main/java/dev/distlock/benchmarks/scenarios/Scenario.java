@@ -1,0 +1,77 @@
+package dev.distlock.benchmarks.scenarios;
+
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+
+/** The four workloads of the comparison, numbered as in the issue and in the report. */
+public enum Scenario {
+
+    /** One thread locks and unlocks its own key: the cost of the lock itself. */
+    UNCONTENDED(1, "uncontended, 1 thread", false),
+
+    /** Threads on distinct keys share one client, as the threads of one application would. */
+    DISTINCT_KEYS(2, "uncontended, %d threads on distinct keys sharing one client", false),
+
+    /**
+     * Threads on one key, each with its own client standing for a separate process; the critical section is a
+     * non-atomic counter increment.
+     */
+    ONE_KEY(3, "%d threads on one key, each with its own client (a process each)", true),
+
+    /**
+     * Four clients on one key, each holding it 2 ms and resting 2 ms outside it: the lock stays busy only if a
+     * waiter is woken promptly; ideal 500 locks/s.
+     */
+    HAND_OFF(4, "hand-off: 4 clients on one key, hold 2 ms, rest 2 ms outside", true);
+
+    private static final long HAND_OFF_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    private final int number;
+    private final String title;
+    private final boolean contended;
+
+    Scenario(int number, String title, boolean contended) {
+        this.number = number;
+        this.title = title;
+        this.contended = contended;
+    }
+
+    /** The scenario's number, 1 to 4. */
+    public int number() {
+        return number;
+    }
+
+    /** Whether the threads compete for one key. */
+    public boolean contended() {
+        return contended;
+    }
+
+    /** The title for the report, with the thread count filled in. */
+    public String title(int threads) {
+        return String.format(title, threads);
+    }
+
+    /**
+     * What the threads do.
+     *
+     * @param threads the thread count of scenarios 2 and 3 (8 in the issue); scenarios 1 and 4 have fixed counts
+     */
+    public Workload workload(int threads) {
+        return switch (this) {
+            case UNCONTENDED -> new Workload(1, false, false, 0, 0);
+            case DISTINCT_KEYS -> new Workload(threads, false, false, 0, 0);
+            case ONE_KEY -> new Workload(threads, true, true, 0, 0);
+            case HAND_OFF -> new Workload(4, true, true, HAND_OFF_PAUSE_NANOS, HAND_OFF_PAUSE_NANOS);
+        };
+    }
+
+    /**
+     * The scenario numbered {@code number}.
+     *
+     * @throws IllegalArgumentException if there is none
+     */
+    public static Scenario of(int number) {
+        return Arrays.stream(values()).filter(s -> s.number == number).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no scenario " + number + "; they are 1 to 4"));
+    }
+}
