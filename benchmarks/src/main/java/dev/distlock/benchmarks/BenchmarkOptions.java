@@ -2,6 +2,7 @@ package dev.distlock.benchmarks;
 
 import dev.distlock.benchmarks.contenders.Contenders;
 import dev.distlock.benchmarks.scenarios.Scenario;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -18,6 +19,7 @@ import java.util.Set;
  * @param contenders the contenders' names, in the order each round runs them
  * @param measurement the timed length of each measurement
  * @param warmup the untimed run before each measurement
+ * @param warmupPass whether an untimed pass through every scenario and contender comes before the first round
  * @param rounds how often every contender runs every scenario
  * @param threads threads of scenarios 2 and 3
  * @param roundTripOperations lock+unlock pairs watched with MONITOR per contender
@@ -26,7 +28,7 @@ import java.util.Set;
  * @param report where the Markdown report is written
  */
 public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<String> contenders, Duration measurement,
-        Duration warmup, int rounds, int threads, int roundTripOperations, long memoryNames, boolean jmhQuick,
+        Duration warmup, boolean warmupPass, int rounds, int threads, int roundTripOperations, long memoryNames, boolean jmhQuick,
         Path report) {
 
     /** The parts of a run. */
@@ -49,12 +51,13 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
               --contenders distlock,redisson,si-spin,si-pubsub,floor   contenders, run in this order [all]
               --seconds 5                               timed length of each measurement, decimals allowed [5]
               --warmup 1                                untimed run before each measurement [seconds/5, 0.1 to 1]
+              --no-warmup-pass                          skip the untimed pass through everything before round 1
               --rounds 2                                rounds (every contender, every scenario) [2]
               --threads 8                               threads of scenarios 2 and 3 [8]
               --roundtrip-ops 1000                      lock+unlock pairs watched with MONITOR [1000]
               --memory-names 1000000                    distinct names of the memory check [1000000]
               --jmh-quick                               JMH in-process for a few hundred ms (smoke test)
-              --report target/benchmark-report.md       where the Markdown report goes
+              --report FILE                             where the Markdown report goes [benchmarks/target/benchmark-report.md]
             """;
 
     /** Everything with the issue's settings. */
@@ -73,16 +76,21 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         List<String> contenders = Contenders.NAMES;
         Duration measurement = Duration.ofSeconds(5);
         Duration warmup = null;
+        boolean warmupPass = true;
         int rounds = 2;
         int threads = 8;
         int roundTripOperations = 1000;
         long memoryNames = 1_000_000;
         boolean jmhQuick = false;
-        Path report = Path.of("target", "benchmark-report.md");
+        Path report = defaultReport();
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             if (option.equals("--jmh-quick")) {
                 jmhQuick = true;
+                continue;
+            }
+            if (option.equals("--no-warmup-pass")) {
+                warmupPass = false;
                 continue;
             }
             if (i + 1 >= args.length) {
@@ -109,8 +117,21 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
             long fifth = measurement.toMillis() / 5;
             warmup = Duration.ofMillis(Math.max(100, Math.min(1000, fifth)));
         }
-        return new BenchmarkOptions(Set.copyOf(parts), scenarios, contenders, measurement, warmup, rounds, threads,
+        return new BenchmarkOptions(Set.copyOf(parts), scenarios, contenders, measurement, warmup, warmupPass, rounds, threads,
                 roundTripOperations, memoryNames, jmhQuick, report);
+    }
+
+    /** {@code benchmark-report.md} in the module's {@code target} directory, wherever the command runs from. */
+    private static Path defaultReport() {
+        try {
+            Path classes = Path.of(BenchmarkOptions.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (classes.endsWith(Path.of("target", "classes"))) {
+                return classes.getParent().resolve("benchmark-report.md");
+            }
+        } catch (URISyntaxException | RuntimeException ex) {
+            // fall through: next to wherever the command runs
+        }
+        return Path.of("benchmark-report.md");
     }
 
     /** Whether {@code part} runs. */

@@ -20,8 +20,9 @@ import java.util.Map;
  * @param roundTrips the MONITOR counts per contender
  * @param memory the memory checks
  * @param jmh the annotation benchmarks
+ * @param loadAtEnd the load averages when the run ended
  */
 public record BenchmarkResults(BenchmarkOptions options, LocalDate date, MachineInfo machine,
         Map<String, String> contenders, List<Measurement> measurements, List<RoundTrips> roundTrips,
-        List<MemoryResult> memory, List<JmhResult> jmh) {
+        List<MemoryResult> memory, List<JmhResult> jmh, String loadAtEnd) {
 }

@@ -16,15 +16,20 @@ import dev.distlock.benchmarks.scenarios.Measurement;
 import dev.distlock.benchmarks.scenarios.MeasurementRunner;
 import dev.distlock.benchmarks.scenarios.Scenario;
 import dev.distlock.memory.InMemoryLockRegistry;
+import dev.distlock.memory.InMemoryLockStore;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.test.RedisServer;
 import dev.distlock.test.RespClient;
 import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -37,6 +42,7 @@ public final class BenchmarkRun {
 
     private final BenchmarkOptions options;
     private final PrintStream progress;
+    private final long startNanos = System.nanoTime();
 
     public BenchmarkRun(BenchmarkOptions options, PrintStream progress) {
         this.options = options;
@@ -57,28 +63,44 @@ public final class BenchmarkRun {
                 descriptions.put(name, contender.description());
             }
             MachineInfo machine = MachineInfo.collect(stats.serverVersion());
-            progress.println("redis-server " + server.uri() + "; " + machine);
+            say("%s at %s, load average %s", machine.redis(), server.uri(), machine.loadAtStart());
             List<Measurement> measurements = options.runs(Part.SCENARIOS) ? scenarios(contenders, stats) : List.of();
             List<RoundTrips> roundTrips = options.runs(Part.ROUNDTRIPS)
                     ? roundTrips(contenders, server, control, stats) : List.of();
             List<MemoryResult> memory = options.runs(Part.MEMORY) ? memory(address, stats) : List.of();
             List<JmhResult> jmh = options.runs(Part.JMH) ? jmh() : List.of();
             return new BenchmarkResults(options, LocalDate.now(), machine, descriptions, measurements, roundTrips,
-                    memory, jmh);
+                    memory, jmh, MachineInfo.loadAverage());
         }
     }
 
-    /** Every round runs every scenario, and every scenario every contender in turn: A B C D, A B C D. */
+    /**
+     * Every round runs every scenario, and every scenario every contender in turn: A B C D, then B C D A in the next
+     * round, so that no contender always runs first. An untimed pass through everything comes first, so that the
+     * first measured contender does not pay for the JIT compiling the code all of them share (Lettuce, Netty).
+     */
     private List<Measurement> scenarios(List<Contender> contenders, RedisStats stats) throws InterruptedException {
-        MeasurementRunner runner = new MeasurementRunner(stats, options.warmup(), options.measurement());
-        List<Measurement> measurements = new ArrayList<>();
-        for (int round = 1; round <= options.rounds(); round++) {
+        if (options.warmupPass()) {
+            MeasurementRunner warmupPass = new MeasurementRunner(stats, Duration.ZERO, options.warmup());
             for (Scenario scenario : options.scenarios()) {
                 for (Contender contender : contenders) {
                     stats.flushAll();
+                    warmupPass.run(contender, scenario, options.threads(), 0);
+                }
+            }
+            say("warm-up pass done");
+        }
+        MeasurementRunner runner = new MeasurementRunner(stats, options.warmup(), options.measurement());
+        List<Measurement> measurements = new ArrayList<>();
+        for (int round = 1; round <= options.rounds(); round++) {
+            List<Contender> order = new ArrayList<>(contenders);
+            Collections.rotate(order, -(round - 1));
+            for (Scenario scenario : options.scenarios()) {
+                for (Contender contender : order) {
+                    stats.flushAll();
                     Measurement m = runner.run(contender, scenario, options.threads(), round);
                     measurements.add(m);
-                    progress.printf("round %d/%d, scenario %d, %-9s %9.0f ops/s, p99 %7.2f ms, exclusion %s%s%n",
+                    say("round %d/%d, scenario %d, %-9s %9.0f ops/s, p99 %7.2f ms, exclusion %s%s",
                             round, options.rounds(), scenario.number(), contender.name(), m.opsPerSecond(),
                             m.waits().getValueAtPercentile(99) / 1e6, m.exclusionHeld() ? "ok" : "VIOLATED",
                             m.errors() > 0 ? ", " + m.errors() + " errors: " + m.firstError() : "");
@@ -97,7 +119,7 @@ public final class BenchmarkRun {
             stats.flushAll();
             RoundTrips count = probe.measure(contender, options.roundTripOperations());
             counts.add(count);
-            progress.printf("round trips, %-9s %.2f per lock+unlock, %.2f commands with script internals%n",
+            say("round trips, %-9s %.2f per lock+unlock, %.2f commands with script internals",
                     contender.name(), count.roundTripsPerOp(), count.commandsPerOp());
         }
         return counts;
@@ -106,8 +128,12 @@ public final class BenchmarkRun {
     private List<MemoryResult> memory(RedisAddress address, RedisStats stats) throws InterruptedException {
         List<Long> checkpoints = List.of(options.memoryNames() / 10, options.memoryNames());
         MemoryCheck check = new MemoryCheck(MEMORY_THREADS);
+        say("memory check: %,d distinct names per registry", options.memoryNames());
         List<MemoryResult> results = new ArrayList<>();
-        try (InMemoryLockRegistry registry = InMemoryLockRegistry.builder().build()) {
+        // the store keeps each name's last fencing token, as Redis keeps the fence key: a 1 ms retention lets its
+        // sweep drop them, so that what remains is the registry's own state
+        InMemoryLockStore store = new InMemoryLockStore(Clock.systemUTC(), Duration.ofMillis(1));
+        try (InMemoryLockRegistry registry = InMemoryLockRegistry.builder().store(store).build()) {
             results.add(report(check.run("distlock InMemoryLockRegistry", registry, checkpoints)));
         }
         stats.flushAll();
@@ -122,12 +148,19 @@ public final class BenchmarkRun {
     }
 
     private MemoryResult report(MemoryResult result) {
-        progress.printf("memory, %s: %.2f bytes retained per name (%s)%n", result.registry(), result.bytesPerName(),
+        say("memory, %s: %.2f bytes retained per name (%s)", result.registry(), result.bytesPerName(),
                 result.flat() ? "flat" : "GROWS");
         return result;
     }
 
+    /** Prints a progress line, prefixed with the time since the run started. */
+    private void say(String format, Object... args) {
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos);
+        progress.printf("[%02d:%02d] %s%n", seconds / 60, seconds % 60, String.format(format, args).stripTrailing());
+    }
+
     private List<JmhResult> jmh() throws Exception {
+        say("JMH: the annotation layer (JMH reports its own progress)");
         return new JmhRunner(options.jmhQuick() ? JmhRunner.Settings.quick() : JmhRunner.Settings.standard()).run();
     }
 }

@@ -2,7 +2,7 @@ package dev.distlock.benchmarks.contenders;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.redis.RedisLockRegistry;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -32,35 +32,11 @@ public final class DistlockContender implements Contender {
     public LockClient newClient() {
         LettuceConnectionFactory factory = redis.newConnectionFactory();
         RedisLockRegistry registry = RedisLockRegistry.builder(factory).keyPrefix("bench-distlock").build();
-        return new Client(factory, registry);
-    }
-
-    private static final class Client implements LockClient {
-
-        private final LettuceConnectionFactory factory;
-        private final RedisLockRegistry registry;
-        /** Fencing tokens are read on every acquisition, as a user of fencing would; summed so the read stays. */
-        private volatile long tokenSum;
-
-        Client(LettuceConnectionFactory factory, RedisLockRegistry registry) {
-            this.factory = factory;
-            this.registry = registry;
-        }
-
-        @Override
-        public Hold tryLock(String key, long waitNanos) throws InterruptedException {
-            FencedLock lock = registry.obtain(key);
-            if (!lock.tryLock(waitNanos, TimeUnit.NANOSECONDS)) {
-                return null;
-            }
-            tokenSum += lock.fencingToken();
-            return lock::unlock;
-        }
-
-        @Override
-        public void close() {
+        // fencing tokens are read on every acquisition, as a user of fencing would
+        LongAdder tokens = new LongAdder();
+        return new LockObjectClient<FencedLock>(registry::obtain, lock -> tokens.add(lock.fencingToken()), () -> {
             registry.close();
             factory.destroy();
-        }
+        });
     }
 }

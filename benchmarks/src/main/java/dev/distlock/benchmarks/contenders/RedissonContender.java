@@ -1,6 +1,5 @@
 package dev.distlock.benchmarks.contenders;
 
-import java.util.concurrent.TimeUnit;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
@@ -32,26 +31,7 @@ public final class RedissonContender implements Contender {
     public LockClient newClient() {
         Config config = new Config();
         config.useSingleServer().setAddress(redis.uri());
-        return new Client(Redisson.create(config));
-    }
-
-    private static final class Client implements LockClient {
-
-        private final RedissonClient redisson;
-
-        Client(RedissonClient redisson) {
-            this.redisson = redisson;
-        }
-
-        @Override
-        public Hold tryLock(String key, long waitNanos) throws InterruptedException {
-            RLock lock = redisson.getLock(key);
-            return lock.tryLock(waitNanos, TimeUnit.NANOSECONDS) ? lock::unlock : null;
-        }
-
-        @Override
-        public void close() {
-            redisson.shutdown();
-        }
+        RedissonClient redisson = Redisson.create(config);
+        return new LockObjectClient<RLock>(redisson::getLock, lock -> { }, redisson::shutdown);
     }
 }

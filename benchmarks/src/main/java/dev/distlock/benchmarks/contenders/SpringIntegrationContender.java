@@ -1,6 +1,5 @@
 package dev.distlock.benchmarks.contenders;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.integration.redis.util.RedisLockRegistry;
@@ -41,29 +40,9 @@ public final class SpringIntegrationContender implements Contender {
         LettuceConnectionFactory factory = redis.newConnectionFactory();
         RedisLockRegistry registry = new RedisLockRegistry(factory, "bench-" + name());
         registry.setRedisLockType(type);
-        return new Client(factory, registry);
-    }
-
-    private static final class Client implements LockClient {
-
-        private final LettuceConnectionFactory factory;
-        private final RedisLockRegistry registry;
-
-        Client(LettuceConnectionFactory factory, RedisLockRegistry registry) {
-            this.factory = factory;
-            this.registry = registry;
-        }
-
-        @Override
-        public Hold tryLock(String key, long waitNanos) throws InterruptedException {
-            Lock lock = registry.obtain(key);
-            return lock.tryLock(waitNanos, TimeUnit.NANOSECONDS) ? lock::unlock : null;
-        }
-
-        @Override
-        public void close() {
+        return new LockObjectClient<Lock>(registry::obtain, lock -> { }, () -> {
             registry.destroy();
             factory.destroy();
-        }
+        });
     }
 }

@@ -9,6 +9,7 @@ import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
 
 /** Runs {@link AnnotationOverheadBenchmark} through JMH's API and returns its scores. */
 public final class JmhRunner {
@@ -21,6 +22,7 @@ public final class JmhRunner {
 
     /** Runs the benchmarks; JMH prints its progress on standard output. */
     public List<JmhResult> run() throws RunnerException {
+        ForkClassPath.useLoaderOf(AnnotationOverheadBenchmark.class);
         Options options = new OptionsBuilder()
                 .include(AnnotationOverheadBenchmark.class.getName() + "\\.")
                 .forks(settings.forks())
@@ -28,8 +30,9 @@ public final class JmhRunner {
                 .warmupTime(TimeValue.milliseconds(settings.iterationMillis()))
                 .measurementIterations(settings.iterations())
                 .measurementTime(TimeValue.milliseconds(settings.iterationMillis()))
-                .jvmArgsAppend("-Xmx512m")
+                .jvmArgs("-Xmx512m") // not the launching JVM's arguments, which may be Maven's
                 .shouldFailOnError(true)
+                .verbosity(settings.forks() == 0 ? VerboseMode.SILENT : VerboseMode.NORMAL)
                 .build();
         Collection<RunResult> results = new Runner(options).run();
         return results.stream().map(JmhRunner::toResult).toList();

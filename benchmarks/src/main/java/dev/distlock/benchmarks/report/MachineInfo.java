@@ -15,15 +15,28 @@ import java.util.stream.Stream;
  * @param os operating system and kernel ({@code uname -r})
  * @param java the JVM and its version
  * @param redis the redis-server version
+ * @param loadAtStart the load averages over 1, 5 and 15 minutes when the run started: other work on a shared
+ *        machine moves the absolute numbers
  */
-public record MachineInfo(int cores, String cpu, double memoryGib, String os, String java, String redis) {
+public record MachineInfo(int cores, String cpu, double memoryGib, String os, String java, String redis,
+        String loadAtStart) {
 
     /** This machine, with the version the benchmark's redis-server reported. */
     public static MachineInfo collect(String redisVersion) {
         return new MachineInfo(Runtime.getRuntime().availableProcessors(), readCpuModel(), readMemoryGib(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version"),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
-                "redis-server " + redisVersion);
+                "redis-server " + redisVersion, loadAverage());
+    }
+
+    /** The first three fields of {@code /proc/loadavg}, or {@code unknown}. */
+    public static String loadAverage() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return fields[0] + " " + fields[1] + " " + fields[2];
+        } catch (IOException | RuntimeException ex) {
+            return "unknown";
+        }
     }
 
     private static String readCpuModel() {

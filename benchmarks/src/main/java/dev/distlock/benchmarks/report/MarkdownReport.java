@@ -47,11 +47,14 @@ public final class MarkdownReport {
         line();
         line("- Machine: " + machine.cores() + " cores (" + machine.cpu() + "), "
                 + Format.number(machine.memoryGib(), 1) + " GiB, " + machine.os() + ", " + machine.java() + ", "
-                + machine.redis() + " started by the run on a loopback port.");
+                + machine.redis() + " started by the run on a loopback port. Load average (1, 5, 15 min) "
+                + machine.loadAtStart() + " at the start, " + results.loadAtEnd() + " at the end.");
         line("- Each measurement: " + seconds(options.measurement().toMillis()) + " timed after "
                 + seconds(options.warmup().toMillis()) + " of warm-up on the same clients, fresh keys, Redis flushed "
-                + "before; " + options.rounds() + " rounds, contenders interleaved within every scenario of every "
-                + "round in the order " + String.join(", ", results.contenders().keySet()) + ".");
+                + "before; " + (options.warmupPass() ? "an untimed pass through every scenario and contender first; " : "")
+                + options.rounds()
+                + " rounds, contenders interleaved within every scenario of every round in the order "
+                + String.join(", ", results.contenders().keySet()) + ", rotated by one each round.");
         line("- Ratios are to the floor's ops/s in the same round: mean (lowest–highest round). Latency is the "
                 + "acquire wait, waits unfinished at the deadline included, over all rounds. Fairness is the fewest "
                 + "acquisitions of a thread divided by the most (worst round). Redis commands include those run "

@@ -1,0 +1,51 @@
+package dev.distlock.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.benchmarks.contenders.Contenders;
+import dev.distlock.benchmarks.jmh.JmhResult;
+import dev.distlock.benchmarks.redis.RoundTrips;
+import dev.distlock.benchmarks.report.MarkdownReport;
+import dev.distlock.benchmarks.scenarios.Measurement;
+import dev.distlock.benchmarks.scenarios.Scenario;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The whole harness in a few seconds of measurement: every contender in every scenario, the round-trip count,
+ * a small memory check and JMH in-process. It proves the harness works and that every contender kept mutual
+ * exclusion; it asserts nothing about speed.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class LockBenchmarkSmokeIT {
+
+    @Test
+    void everyContenderRunsEveryScenarioKeepsMutualExclusionAndTheReportSaysSo() throws Exception {
+        BenchmarkOptions options = BenchmarkOptions.parse("--seconds", "0.3", "--warmup", "0.1", "--no-warmup-pass",
+                "--rounds", "1", "--roundtrip-ops", "20", "--memory-names", "20000", "--jmh-quick");
+
+        BenchmarkResults results = new BenchmarkRun(options, System.out).run();
+
+        assertThat(results.measurements()).hasSize(Scenario.values().length * Contenders.NAMES.size());
+        for (Measurement m : results.measurements()) {
+            String what = m.contender() + " in scenario " + m.scenario().number();
+            assertThat(m.exclusionHeld()).as(what + " kept mutual exclusion").isTrue();
+            assertThat(m.errors()).as(what + " threw nothing; first: " + m.firstError()).isZero();
+            assertThat(m.entries()).as(what + " acquired the lock").isPositive();
+            assertThat(m.counterTotal()).as(what + " counted every entry").isEqualTo(m.entries());
+        }
+        assertThat(results.roundTrips()).extracting(RoundTrips::contender).containsExactlyElementsOf(Contenders.NAMES);
+        assertThat(results.roundTrips()).allSatisfy(c -> assertThat(c.roundTripsPerOp()).isPositive());
+        assertThat(results.memory()).hasSize(2);
+        assertThat(results.jmh()).extracting(JmhResult::benchmark)
+                .containsExactlyInAnyOrder("annotated", "direct", "keyEvaluation");
+
+        String report = MarkdownReport.render(results);
+        for (Scenario scenario : Scenario.values()) {
+            assertThat(report).contains("### Scenario " + scenario.number() + ":");
+        }
+        assertThat(report).contains("### Targets (distlock)", "### Round trips", "### Annotation layer",
+                "### Memory", "held in all 20 measurements");
+    }
+}
