@@ -62,12 +62,14 @@ public class StockLedger {
     }
 
     /**
-     * Adds units to stock under a lock whose fencing token is {@code fencingToken}.
+     * Moves units from one SKU to another, under locks of both whose fencing tokens are given.
      *
-     * @throws StaleFencingTokenException if a holder with a newer token has written the row since
+     * @throws OutOfStockException if {@code from} has fewer units on hand
+     * @throws StaleFencingTokenException if a holder with a newer token has written either row since
      */
-    public void add(String sku, int quantity, long fencingToken) {
-        write(sku, onHand(sku) + quantity, quantity, fencingToken, "transfer");
+    public void transfer(String from, String to, int quantity, long fromFence, long toFence) {
+        write(from, available(from, quantity) - quantity, -quantity, fromFence, "transfer");
+        write(to, onHand(to) + quantity, quantity, toFence, "transfer");
     }
 
     /** Every SKU's stock row next to the sum of its movements, by SKU; one statement, so one snapshot. */

@@ -55,10 +55,8 @@ public class StockTransfers {
             try {
                 FencedLock fromLock = fromFirst ? first : second;
                 FencedLock toLock = fromFirst ? second : first;
-                transaction.executeWithoutResult(status -> {
-                    ledger.take(from, quantity, fromLock.fencingToken());
-                    ledger.add(to, quantity, toLock.fencingToken());
-                });
+                transaction.executeWithoutResult(status -> ledger.transfer(from, to, quantity,
+                        fromLock.fencingToken(), toLock.fencingToken()));
             } finally {
                 second.unlock();
             }

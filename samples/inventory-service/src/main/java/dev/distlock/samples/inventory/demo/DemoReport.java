@@ -58,15 +58,15 @@ public record DemoReport(DemoSettings settings, String redis, RoundOutcome locke
                 ? String.format(Locale.US, "With the lock the stock is exact: %,d reservations, %,d units taken.",
                         locked.reserved(), locked.taken())
                 : String.format(Locale.US, "With the lock the stock is NOT exact: %,d of %,d reservations made, "
-                        + "%,d units taken. Something is wrong: please report it.", locked.reserved(),
+                        + "%,d units taken.%nSomething is wrong: please report it.", locked.reserved(),
                         locked.attempted(), locked.taken());
         String withoutLock = unlocked.lostUpdates() > 0
-                ? String.format(Locale.US, "Without it %,d updates were lost: two instances read the same stock and "
-                        + "the second write undid the first, so %,d units were sold that the stock still shows.",
+                ? String.format(Locale.US, "Without it %,d updates were lost: two reservations read the same stock "
+                        + "and the second write%nundid the first, so %,d units were sold that the stock still shows.",
                         unlocked.lostUpdates(), unlocked.lostUpdates())
-                : "Without it no update happened to be lost this time; run again, or with more "
-                        + "-Ddemo.operations, to see it happen.";
-        return withLock + "\n" + withoutLock;
+                : String.format("Without it no update happened to be lost this time; run again, or with more%n"
+                        + "-Ddemo.operations, to see it happen.");
+        return withLock + System.lineSeparator() + withoutLock;
     }
 
     private void row(PrintStream out, String title, Function<RoundOutcome, String> figure) {
