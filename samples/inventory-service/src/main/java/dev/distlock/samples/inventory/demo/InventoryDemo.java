@@ -98,7 +98,8 @@ public final class InventoryDemo {
         return RoundOutcome.of(locked, results, database.balances(), opening, elapsed);
     }
 
-    private static String howToStartRedis(RedisUnavailableException ex) {
+    /** What the demo says when no Redis answers. */
+    static String howToStartRedis(RedisUnavailableException ex) {
         return "The demo needs Redis, and " + ex.getMessage() + "\n\n"
                 + "Start one, then run the demo again:\n"
                 + "  redis-server                                                  (Redis installed here)\n"
