@@ -24,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -69,16 +70,17 @@ class InventoryServiceIT {
 
     private static ConfigurableApplicationContext instance(WebApplicationType type, String database,
             String... properties) {
-        return new SpringApplicationBuilder(InventoryServiceApplication.class)
-                .web(type)
-                .properties("spring.data.redis.host=" + redis.server().host(),
-                        "spring.data.redis.port=" + redis.server().port(),
-                        "spring.datasource.url=" + database,
-                        "spring.main.banner-mode=off",
-                        "inventory.reserve-timeout=2s",
-                        "inventory.audit.interval=1h") // the tests call the audit themselves
-                .properties(properties)
-                .run();
+        List<String> arguments = new ArrayList<>(List.of(
+                // arguments, not default properties: those would lose to application.yml's localhost:6379
+                "--spring.data.redis.host=" + redis.server().host(),
+                "--spring.data.redis.port=" + redis.server().port(),
+                "--spring.datasource.url=" + database,
+                "--spring.main.banner-mode=off",
+                "--inventory.reserve-timeout=2s",
+                "--inventory.audit.interval=1h")); // the tests call the audit themselves
+        Stream.of(properties).map(property -> "--" + property).forEach(arguments::add);
+        return new SpringApplicationBuilder(InventoryServiceApplication.class).web(type)
+                .run(arguments.toArray(String[]::new));
     }
 
     @Test
@@ -194,6 +196,8 @@ class InventoryServiceIT {
             assertThat(locks.statusCode()).isEqualTo(200);
             assertThat(locks.body()).contains("\"name\":\"sku:sku-3\"", "\"key\":\"inventory:{sku:sku-3}\"",
                     "\"label\":\"held-by-test\"", "\"fencingToken\":" + held.fencingToken());
+            // on the test's own server, not on whatever Redis application.yml points at
+            assertThat(redis.server().command("EXISTS", "inventory:{sku:sku-3}")).isEqualTo(1L);
         } finally {
             held.unlock();
         }
