@@ -12,11 +12,14 @@
 --
 -- Uncontended this runs SET and INCR: with the release's GET and DEL, six commands per lock and unlock.
 local held = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2], 'GET')
-local entry = ARGV[1] .. ' ' .. ARGV[2] .. ' ' .. ARGV[6]
+-- a queue entry: '<token> <lease in milliseconds> <the waiter's channel>'
+local function entry()
+  return ARGV[1] .. ' ' .. ARGV[2] .. ' ' .. ARGV[6]
+end
 if not held then
   if ARGV[4] == 'stay' then
     -- the lock expired or was deleted while queued: the entry must not get a second hand-off
-    redis.call('LREM', KEYS[3], 1, entry)
+    redis.call('LREM', KEYS[3], 1, entry())
   end
   return {1, next_fence(KEYS[2], ARGV[3])}
 end
@@ -28,8 +31,8 @@ if ARGV[4] ~= 'none' then
   if not string.find(held, ' ', 1, true) then
     redis.call('APPEND', KEYS[1], ' ')
   end
-  if ARGV[4] == 'join' or not redis.call('LPOS', KEYS[3], entry) then
-    redis.call('RPUSH', KEYS[3], entry)
+  if ARGV[4] == 'join' or not redis.call('LPOS', KEYS[3], entry()) then
+    redis.call('RPUSH', KEYS[3], entry())
   end
   redis.call('PEXPIRE', KEYS[3], ARGV[5])
 end
