@@ -102,7 +102,7 @@ public final class InventoryDemo {
     static String howToStartRedis(RedisUnavailableException ex) {
         return "The demo needs Redis, and " + ex.getMessage() + "\n\n"
                 + "Start one, then run the demo again:\n"
-                + "  redis-server                                                  (Redis installed here)\n"
+                + "  redis-server                                                     (Redis installed here)\n"
                 + "  docker compose -f samples/inventory-service/compose.yaml up -d   (Docker)\n"
                 + "or point the demo at yours: -Dspring.data.redis.host=... -Dspring.data.redis.port=...";
     }
