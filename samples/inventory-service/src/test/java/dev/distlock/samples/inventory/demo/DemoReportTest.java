@@ -49,6 +49,18 @@ class DemoReportTest {
     }
 
     @Test
+    void reservationsThatGaveUpWaitingForTheLockAreFailuresNotLostUpdates() {
+        RoundResult timedOut = new RoundResult(4500, 9, 4491, 9, 0, 0.45, 3.5, 900, 4491, 9000, 4884, 20, 4, 1);
+        RoundOutcome busy = new RoundOutcome(true, timedOut, 4491, 4491, Duration.ofSeconds(19));
+        DemoReport report = new DemoReport(SETTINGS, "localhost:6379", busy, LOSSY);
+
+        assertThat(report.lockedRoundExact()).isTrue();
+        assertThat(report.exitStatus()).isZero();
+        assertThat(print(report)).contains("With the lock the stock is exact: 4,491 reservations, 4,491 units taken.",
+                "9 reservations failed and changed nothing: 9 of them gave up waiting for the lock");
+    }
+
+    @Test
     void aRunWithoutLostUpdatesSaysSoRatherThanClaimingSome() {
         RoundOutcome lucky = new RoundOutcome(false, LOSSY.instances(), 4500, 4500, Duration.ofSeconds(2));
 
