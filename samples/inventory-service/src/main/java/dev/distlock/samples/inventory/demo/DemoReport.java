@@ -7,12 +7,10 @@ import java.util.function.Function;
 /**
  * The demo's result: both rounds side by side.
  *
- * @param settings how the demo ran
- * @param redis where the locks lived, as {@code host:port}
  * @param locked the round with the lock
  * @param unlocked the round without it
  */
-public record DemoReport(DemoSettings settings, String redis, RoundOutcome locked, RoundOutcome unlocked) {
+public record DemoReport(RoundOutcome locked, RoundOutcome unlocked) {
 
     private static final String NONE = "-";
 

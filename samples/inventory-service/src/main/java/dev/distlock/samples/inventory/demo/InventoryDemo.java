@@ -59,7 +59,7 @@ public final class InventoryDemo {
                     + "the instances share.%n%n", settings.instances(), settings.threads(), settings.operations(),
                     settings.skus(), redis.address());
             try (DemoDatabase database = DemoDatabase.start()) {
-                DemoReport report = runRounds(database, redis.address());
+                DemoReport report = runRounds(database);
                 report.print(out);
                 return report;
             } finally {
@@ -68,7 +68,7 @@ public final class InventoryDemo {
         }
     }
 
-    private DemoReport runRounds(DemoDatabase database, String redisAddress) throws Exception {
+    private DemoReport runRounds(DemoDatabase database) throws Exception {
         List<String> skus = IntStream.rangeClosed(1, settings.skus()).mapToObj(i -> "sku-" + i).toList();
         out.printf("starting %d instances...%n", settings.instances());
         long start = System.nanoTime();
@@ -81,7 +81,7 @@ public final class InventoryDemo {
             out.println("without the lock: UnguardedInventory.reserve, the same @Transactional method without "
                     + "@DistributedLock");
             RoundOutcome unlocked = round(instances, database, skus, false);
-            return new DemoReport(settings, redisAddress, locked, unlocked);
+            return new DemoReport(locked, unlocked);
         }
     }
 
