@@ -109,6 +109,8 @@ class InventoryServiceIT {
                 .isInstanceOf(StaleFencingTokenException.class)
                 .hasMessageContaining(Long.toString(fence - 1));
         assertThat(service(web).onHand("sku-fenced")).isEqualTo(9);
+        // 0 is what unlocked writes record: as a token it would switch the check off
+        assertThatThrownBy(() -> ledger().take("sku-fenced", 1, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
