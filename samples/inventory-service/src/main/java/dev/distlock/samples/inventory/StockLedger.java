@@ -49,8 +49,7 @@ public class StockLedger {
      * @throws StaleFencingTokenException if a holder with a newer token has written the row since
      */
     public Reservation take(String sku, int quantity, long fencingToken) {
-        write(sku, available(sku, quantity) - quantity, -quantity, fencingToken, "reservation");
-        return new Reservation(sku, quantity, fencingToken);
+        return reserve(sku, quantity, requireToken(fencingToken));
     }
 
     /**
@@ -58,7 +57,7 @@ public class StockLedger {
      * from reading the same value. For the demo's run without locking.
      */
     public Reservation takeUnfenced(String sku, int quantity) {
-        return take(sku, quantity, UNFENCED);
+        return reserve(sku, quantity, UNFENCED);
     }
 
     /**
@@ -68,8 +67,8 @@ public class StockLedger {
      * @throws StaleFencingTokenException if a holder with a newer token has written either row since
      */
     public void transfer(String from, String to, int quantity, long fromFence, long toFence) {
-        write(from, available(from, quantity) - quantity, -quantity, fromFence, "transfer");
-        write(to, onHand(to) + quantity, quantity, toFence, "transfer");
+        write(from, available(from, quantity) - quantity, -quantity, requireToken(fromFence), "transfer");
+        write(to, onHand(to) + quantity, quantity, requireToken(toFence), "transfer");
     }
 
     /** Every SKU's stock row next to the sum of its movements, by SKU; one statement, so one snapshot. */
@@ -81,6 +80,19 @@ public class StockLedger {
                 order by s.sku""",
                 (row, index) -> new SkuBalance(row.getString("sku"), row.getLong("on_hand"),
                         row.getLong("movements"), row.getLong("fence")));
+    }
+
+    private Reservation reserve(String sku, int quantity, long fencingToken) {
+        write(sku, available(sku, quantity) - quantity, -quantity, fencingToken, "reservation");
+        return new Reservation(sku, quantity, fencingToken);
+    }
+
+    /** A lock's token is positive; 0 would switch the check off. */
+    private static long requireToken(long fencingToken) {
+        if (fencingToken <= UNFENCED) {
+            throw new IllegalArgumentException("a fencing token is positive, got " + fencingToken);
+        }
+        return fencingToken;
     }
 
     private long available(String sku, int quantity) {

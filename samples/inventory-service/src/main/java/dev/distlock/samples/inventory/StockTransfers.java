@@ -46,15 +46,15 @@ public class StockTransfers {
             throw new IllegalArgumentException("a transfer moves at least 1 unit between two SKUs, got "
                     + quantity + " from " + from + " to " + to);
         }
-        boolean fromFirst = from.compareTo(to) < 0;
-        FencedLock first = lockOf(fromFirst ? from : to);
-        FencedLock second = lockOf(fromFirst ? to : from);
+        FencedLock fromLock = lockOf(from);
+        FencedLock toLock = lockOf(to);
+        // in name order whatever the direction: a-to-b and b-to-a both lock a first
+        FencedLock first = from.compareTo(to) < 0 ? fromLock : toLock;
+        FencedLock second = first == fromLock ? toLock : fromLock;
         acquire(first);
         try {
             acquire(second);
             try {
-                FencedLock fromLock = fromFirst ? first : second;
-                FencedLock toLock = fromFirst ? second : first;
                 transaction.executeWithoutResult(status -> ledger.transfer(from, to, quantity,
                         fromLock.fencingToken(), toLock.fencingToken()));
             } finally {

@@ -76,7 +76,8 @@ class InventoryServiceIT {
                 "--spring.data.redis.port=" + redis.server().port(),
                 "--spring.datasource.url=" + database,
                 "--spring.main.banner-mode=off",
-                "--inventory.reserve-timeout=2s",
+                // long enough that no waiter of the busy tests times out on a slow machine
+                "--inventory.reserve-timeout=10s",
                 "--inventory.audit.interval=1h")); // the tests call the audit themselves
         Stream.of(properties).map(property -> "--" + property).forEach(arguments::add);
         return new SpringApplicationBuilder(InventoryServiceApplication.class).web(type)
@@ -108,6 +109,8 @@ class InventoryServiceIT {
                 .isInstanceOf(StaleFencingTokenException.class)
                 .hasMessageContaining(Long.toString(fence - 1));
         assertThat(service(web).onHand("sku-fenced")).isEqualTo(9);
+        // 0 is what unlocked writes record: as a token it would switch the check off
+        assertThatThrownBy(() -> ledger().take("sku-fenced", 1, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

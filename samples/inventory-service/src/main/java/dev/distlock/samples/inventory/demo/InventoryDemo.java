@@ -59,7 +59,7 @@ public final class InventoryDemo {
                     + "the instances share.%n%n", settings.instances(), settings.threads(), settings.operations(),
                     settings.skus(), redis.address());
             try (DemoDatabase database = DemoDatabase.start()) {
-                DemoReport report = runRounds(database, redis.address());
+                DemoReport report = runRounds(database);
                 report.print(out);
                 return report;
             } finally {
@@ -68,7 +68,7 @@ public final class InventoryDemo {
         }
     }
 
-    private DemoReport runRounds(DemoDatabase database, String redisAddress) throws Exception {
+    private DemoReport runRounds(DemoDatabase database) throws Exception {
         List<String> skus = IntStream.rangeClosed(1, settings.skus()).mapToObj(i -> "sku-" + i).toList();
         out.printf("starting %d instances...%n", settings.instances());
         long start = System.nanoTime();
@@ -81,7 +81,7 @@ public final class InventoryDemo {
             out.println("without the lock: UnguardedInventory.reserve, the same @Transactional method without "
                     + "@DistributedLock");
             RoundOutcome unlocked = round(instances, database, skus, false);
-            return new DemoReport(settings, redisAddress, locked, unlocked);
+            return new DemoReport(locked, unlocked);
         }
     }
 
@@ -102,7 +102,7 @@ public final class InventoryDemo {
     static String howToStartRedis(RedisUnavailableException ex) {
         return "The demo needs Redis, and " + ex.getMessage() + "\n\n"
                 + "Start one, then run the demo again:\n"
-                + "  redis-server                                                  (Redis installed here)\n"
+                + "  redis-server                                                     (Redis installed here)\n"
                 + "  docker compose -f samples/inventory-service/compose.yaml up -d   (Docker)\n"
                 + "or point the demo at yours: -Dspring.data.redis.host=... -Dspring.data.redis.port=...";
     }
