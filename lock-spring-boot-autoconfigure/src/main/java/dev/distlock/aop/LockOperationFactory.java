@@ -3,6 +3,7 @@ package dev.distlock.aop;
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.core.Lease;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,6 +44,11 @@ final class LockOperationFactory {
         List<String> problems = new ArrayList<>();
         Problems report = problem -> problems.add("@DistributedLock on " + description + ": " + problem);
 
+        int unproxyable = method.getModifiers() & (Modifier.PRIVATE | Modifier.STATIC | Modifier.FINAL);
+        if (unproxyable != 0) {
+            report.add("the method is " + Modifier.toString(unproxyable) + ", so calls do not pass through Spring's "
+                    + "proxy and it would run without the lock; allowed: a non-private, non-static, non-final method");
+        }
         String name = annotation.name();
         Expression expression = null;
         Set<String> beans = Set.of();

@@ -44,10 +44,12 @@ final class LockOperationSource {
     }
 
     private LockOperation compute(Method method, Class<?> targetClass) {
-        if (Modifier.isStatic(method.getModifiers())) {
-            return null;
-        }
         Class<?> userClass = ClassUtils.getUserClass(targetClass != null ? targetClass : method.getDeclaringClass());
+        if (Modifier.isStatic(method.getModifiers())) {
+            // never proxied; an annotation on it is a mistake the validator reports
+            DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+            return annotation != null ? factory.create(annotation, method, userClass) : null;
+        }
         Method specific = AopUtils.getMostSpecificMethod(method, userClass);
         DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
         if (annotation == null && specific != method) {

@@ -132,6 +132,15 @@ class DistributedLockValidatorTest {
     }
 
     @Test
+    void methodsTheProxyCannotInterceptFailStartupInsteadOfRunningUnlocked() {
+        assertStartupFails(Unproxyable.class, message -> message
+                .contains("Unproxyable.hidden: the method is private")
+                .contains("Unproxyable.sealed: the method is final")
+                .contains("Unproxyable.shared: the method is static")
+                .contains("allowed: a non-private, non-static, non-final method"));
+    }
+
+    @Test
     void validDeclarationsStartTheApplication() {
         runner.withBean("keys", Valid.class).run(context -> assertThat(context).hasNotFailed());
     }
@@ -181,6 +190,21 @@ class DistributedLockValidatorTest {
 
         @DistributedLock(name = "@nope.key(#p0)")
         public void lock(long orderId) {
+        }
+    }
+
+    static class Unproxyable {
+
+        @DistributedLock(name = "a")
+        private void hidden() {
+        }
+
+        @DistributedLock(name = "b")
+        public final void sealed() {
+        }
+
+        @DistributedLock(name = "c")
+        public static void shared() {
         }
     }
 
