@@ -204,7 +204,7 @@ public final class MarkdownReport {
             String points = r.checkpoints().stream()
                     .map(p -> Format.number(p.names(), 0) + ": " + mib(p))
                     .collect(Collectors.joining("; "));
-            String growth = r.topGrowth().isEmpty() ? "nothing" : r.topGrowth().stream()
+            String growth = r.topGrowth().isEmpty() ? "no class by 16 KiB or more" : r.topGrowth().stream()
                     .map(g -> "`" + g.className() + "` +" + Format.number(g.bytes() / 1024.0, 0) + " KiB")
                     .collect(Collectors.joining(", "));
             line("| " + r.registry() + " | " + points + " | " + Format.number(r.bytesPerName(), 2) + " B | "
