@@ -88,15 +88,17 @@ public final class MarkdownReport {
             line();
         }
         boolean handOff = scenario == Scenario.HAND_OFF;
-        line("| contender | ops/s | " + (handOff ? "of ideal | " : "") + "× floor | acquire p50 | p99 | p99.9 | "
+        line("| contender | ops/s | " + (handOff ? "of ideal | " : "") + "× floor | acquire p50 | p99 | p99.9 | max | "
                 + "fairness | Redis cmds/op | Redis CPU µs/op | exclusion |");
-        line("| --- | ---: | " + (handOff ? "---: | " : "") + "---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+        line("| --- | ---: | " + (handOff ? "---: | " : "")
+                + "---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
         for (ScenarioSummary row : rows) {
             line("| " + row.contender() + " | " + Format.number(row.opsPerSecond(), 0) + " | "
                     + (handOff ? Format.percent(row.shareOfIdeal()) + " | " : "")
                     + Format.ratio(row.ratio(), row.ratioMin(), row.ratioMax()) + " | "
                     + Format.millis(row.waitMillis(50)) + " | " + Format.millis(row.waitMillis(99)) + " | "
-                    + Format.millis(row.waitMillis(99.9)) + " | " + Format.number(row.fairness(), 2) + " | "
+                    + Format.millis(row.waitMillis(99.9)) + " | " + Format.millis(row.waitMillis(100)) + " | "
+                    + Format.number(row.fairness(), 2) + " | "
                     + Format.number(row.commandsPerOp(), 1) + " | " + Format.number(row.redisCpuMicrosPerOp(), 1)
                     + " | " + (row.exclusionHeld() ? "ok" : "**VIOLATED**") + " |");
         }
