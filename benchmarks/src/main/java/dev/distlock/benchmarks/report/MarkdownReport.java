@@ -7,6 +7,7 @@ import dev.distlock.benchmarks.memory.MemoryResult;
 import dev.distlock.benchmarks.memory.MemoryResult.Checkpoint;
 import dev.distlock.benchmarks.redis.RoundTrips;
 import dev.distlock.benchmarks.scenarios.Scenario;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -113,6 +114,17 @@ public final class MarkdownReport {
         line();
         for (ScenarioSummary row : rows) {
             line("- " + row.contender() + ": " + commandMix(row));
+        }
+        if (scenario.contended()) {
+            line();
+            line("Acquisitions per thread, round by round (who starves shows here):");
+            line();
+            for (ScenarioSummary row : rows) {
+                line("- " + row.contender() + ": " + row.rounds().stream()
+                        .map(m -> Arrays.stream(m.acquiredPerThread()).mapToObj(Long::toString)
+                                .collect(Collectors.joining(" ")))
+                        .collect(Collectors.joining(" / ")));
+            }
         }
         notes(rows);
         line();
