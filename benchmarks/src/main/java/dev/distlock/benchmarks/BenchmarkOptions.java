@@ -48,7 +48,8 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
               --parts scenarios,roundtrips,memory,jmh   parts to run [all]
               --skip jmh,memory                         parts not to run [none]
               --scenarios 1,2,3,4                       scenarios [all]
-              --contenders distlock,redisson,si-spin,si-pubsub,floor   contenders, run in this order [all]
+              --contenders distlock,redisson,si-spin,si-pubsub,floor   contenders, run in this order [these]
+                                                        (also distlock-fixed: a fixed lease, no watchdog)
               --seconds 5                               timed length of each measurement, decimals allowed [5]
               --warmup 1                                untimed run before each measurement [seconds/5, 0.1 to 1]
               --no-warmup-pass                          skip the untimed pass through everything before round 1
@@ -155,8 +156,9 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
     private static List<String> contenders(String value) {
         List<String> names = list(value);
         for (String name : names) {
-            if (!Contenders.NAMES.contains(name)) {
-                throw new IllegalArgumentException("unknown contender '" + name + "'; known: " + Contenders.NAMES);
+            if (!Contenders.NAMES.contains(name) && !Contenders.EXTRA_NAMES.contains(name)) {
+                throw new IllegalArgumentException("unknown contender '" + name + "'; known: " + Contenders.NAMES
+                        + " and " + Contenders.EXTRA_NAMES);
             }
         }
         return names;

@@ -100,7 +100,7 @@ public final class BenchmarkRun {
                     stats.flushAll();
                     Measurement m = runner.run(contender, scenario, options.threads(), round);
                     measurements.add(m);
-                    say("round %d/%d, scenario %d, %-9s %9.0f ops/s, p99 %7.2f ms, exclusion %s%s",
+                    say("round %d/%d, scenario %d, %-14s %9.0f ops/s, p99 %7.2f ms, exclusion %s%s",
                             round, options.rounds(), scenario.number(), contender.name(), m.opsPerSecond(),
                             m.waits().getValueAtPercentile(99) / 1e6, m.exclusionHeld() ? "ok" : "VIOLATED",
                             m.errors() > 0 ? ", " + m.errors() + " errors: " + m.firstError() : "");
@@ -119,7 +119,7 @@ public final class BenchmarkRun {
             stats.flushAll();
             RoundTrips count = probe.measure(contender, options.roundTripOperations());
             counts.add(count);
-            say("round trips, %-9s %.2f per lock+unlock, %.2f commands with script internals",
+            say("round trips, %-14s %.2f per lock+unlock, %.2f commands with script internals",
                     contender.name(), count.roundTripsPerOp(), count.commandsPerOp());
         }
         return counts;

@@ -6,8 +6,11 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
 /** The contenders by name, in the order a round runs them. */
 public final class Contenders {
 
-    /** Every contender's name, in the default order. */
+    /** The contenders of the comparison, in the default order. */
     public static final List<String> NAMES = List.of("distlock", "redisson", "si-spin", "si-pubsub", "floor");
+
+    /** Diagnostic variants, run only when named: distlock without its watchdog. */
+    public static final List<String> EXTRA_NAMES = List.of("distlock-fixed");
 
     /** The name of the contender every ratio is taken against. */
     public static final String FLOOR = "floor";
@@ -22,12 +25,14 @@ public final class Contenders {
      */
     public static Contender create(String name, RedisAddress redis) {
         return switch (name) {
-            case "distlock" -> new DistlockContender(redis);
+            case "distlock" -> new DistlockContender(redis, true);
+            case "distlock-fixed" -> new DistlockContender(redis, false);
             case "redisson" -> new RedissonContender(redis);
             case "si-spin" -> new SpringIntegrationContender(redis, RedisLockType.SPIN_LOCK);
             case "si-pubsub" -> new SpringIntegrationContender(redis, RedisLockType.PUB_SUB_LOCK);
             case "floor" -> new LettuceFloorContender(redis);
-            default -> throw new IllegalArgumentException("unknown contender '" + name + "'; known: " + NAMES);
+            default -> throw new IllegalArgumentException(
+                    "unknown contender '" + name + "'; known: " + NAMES + " and " + EXTRA_NAMES);
         };
     }
 }

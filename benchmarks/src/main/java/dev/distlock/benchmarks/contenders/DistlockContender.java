@@ -1,31 +1,43 @@
 package dev.distlock.benchmarks.contenders;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.Lease;
 import dev.distlock.redis.RedisLockRegistry;
+import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * distlock's {@link RedisLockRegistry} with its default settings (renewed 30 s lease, so the watchdog runs,
- * and fencing tokens), one registry and one Spring Data Lettuce connection factory per client.
+ * and fencing tokens), one registry and one Spring Data Lettuce connection factory per client. A diagnostic
+ * variant takes a fixed 30 s lease instead, so that the watchdog's share of the cost shows.
  */
 public final class DistlockContender implements Contender {
 
-    private final RedisAddress redis;
+    private static final Lease FIXED_LEASE = Lease.fixed(Duration.ofSeconds(30));
 
-    public DistlockContender(RedisAddress redis) {
+    private final RedisAddress redis;
+    private final boolean watchdog;
+
+    /**
+     * @param watchdog true for the default renewed lease; false for a fixed 30 s lease without renewal
+     */
+    public DistlockContender(RedisAddress redis, boolean watchdog) {
         this.redis = redis;
+        this.watchdog = watchdog;
     }
 
     @Override
     public String name() {
-        return "distlock";
+        return watchdog ? "distlock" : "distlock-fixed";
     }
 
     @Override
     public String description() {
-        return "distlock " + LibraryVersion.distlock() + " `RedisLockRegistry`, defaults (watchdog, fencing tokens), "
-                + "Spring Data Redis " + LibraryVersion.of(LettuceConnectionFactory.class) + " on Lettuce";
+        return "distlock " + LibraryVersion.distlock() + " `RedisLockRegistry`, "
+                + (watchdog ? "defaults (watchdog, fencing tokens)" : "fixed 30 s lease (no watchdog), fencing tokens")
+                + ", Spring Data Redis " + LibraryVersion.of(LettuceConnectionFactory.class) + " on Lettuce";
     }
 
     @Override
@@ -34,7 +46,8 @@ public final class DistlockContender implements Contender {
         RedisLockRegistry registry = RedisLockRegistry.builder(factory).keyPrefix("bench-distlock").build();
         // fencing tokens are read on every acquisition, as a user of fencing would
         LongAdder tokens = new LongAdder();
-        return new LockObjectClient<FencedLock>(registry::obtain, lock -> tokens.add(lock.fencingToken()), () -> {
+        Function<String, FencedLock> obtain = watchdog ? registry::obtain : key -> registry.obtain(key, FIXED_LEASE);
+        return new LockObjectClient<>(obtain, lock -> tokens.add(lock.fencingToken()), () -> {
             registry.close();
             factory.destroy();
         });

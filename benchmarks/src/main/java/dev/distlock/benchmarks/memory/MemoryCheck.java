@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class MemoryCheck {
 
     private static final int TOP_CLASSES = 5;
+    /** Smaller growth of a class is the noise of a full collection, not worth naming. */
+    private static final long NOTABLE_GROWTH_BYTES = 16 * 1024;
     private static final long WAIT_SECONDS = 10;
 
     private final int threads;
@@ -91,7 +93,7 @@ public final class MemoryCheck {
                 .map(name -> new ClassGrowth(name,
                         to.bytesByClass().get(name) - from.bytesByClass().getOrDefault(name, 0L),
                         to.instancesByClass().get(name) - from.instancesByClass().getOrDefault(name, 0L)))
-                .filter(growth -> growth.bytes() > 0)
+                .filter(growth -> growth.bytes() >= NOTABLE_GROWTH_BYTES)
                 .sorted(Comparator.comparingLong(ClassGrowth::bytes).reversed())
                 .limit(TOP_CLASSES)
                 .toList();

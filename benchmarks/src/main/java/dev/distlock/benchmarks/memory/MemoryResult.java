@@ -7,7 +7,8 @@ import java.util.List;
  *
  * @param registry which registry
  * @param checkpoints names done so far and the live heap then, in order
- * @param topGrowth the classes whose live bytes grew most between the second and the last checkpoint
+ * @param topGrowth the classes whose live bytes grew most (by 16 KiB or more) between the second and the last
+ *        checkpoint
  * @param seconds how long the whole check took
  */
 public record MemoryResult(String registry, List<Checkpoint> checkpoints, List<ClassGrowth> topGrowth,

@@ -7,6 +7,7 @@ import dev.distlock.benchmarks.memory.MemoryResult;
 import dev.distlock.benchmarks.memory.MemoryResult.Checkpoint;
 import dev.distlock.benchmarks.redis.RoundTrips;
 import dev.distlock.benchmarks.scenarios.Scenario;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -88,15 +89,17 @@ public final class MarkdownReport {
             line();
         }
         boolean handOff = scenario == Scenario.HAND_OFF;
-        line("| contender | ops/s | " + (handOff ? "of ideal | " : "") + "× floor | acquire p50 | p99 | p99.9 | "
+        line("| contender | ops/s | " + (handOff ? "of ideal | " : "") + "× floor | acquire p50 | p99 | p99.9 | max | "
                 + "fairness | Redis cmds/op | Redis CPU µs/op | exclusion |");
-        line("| --- | ---: | " + (handOff ? "---: | " : "") + "---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+        line("| --- | ---: | " + (handOff ? "---: | " : "")
+                + "---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
         for (ScenarioSummary row : rows) {
             line("| " + row.contender() + " | " + Format.number(row.opsPerSecond(), 0) + " | "
                     + (handOff ? Format.percent(row.shareOfIdeal()) + " | " : "")
                     + Format.ratio(row.ratio(), row.ratioMin(), row.ratioMax()) + " | "
                     + Format.millis(row.waitMillis(50)) + " | " + Format.millis(row.waitMillis(99)) + " | "
-                    + Format.millis(row.waitMillis(99.9)) + " | " + Format.number(row.fairness(), 2) + " | "
+                    + Format.millis(row.waitMillis(99.9)) + " | " + Format.millis(row.waitMillis(100)) + " | "
+                    + Format.number(row.fairness(), 2) + " | "
                     + Format.number(row.commandsPerOp(), 1) + " | " + Format.number(row.redisCpuMicrosPerOp(), 1)
                     + " | " + (row.exclusionHeld() ? "ok" : "**VIOLATED**") + " |");
         }
@@ -111,6 +114,17 @@ public final class MarkdownReport {
         line();
         for (ScenarioSummary row : rows) {
             line("- " + row.contender() + ": " + commandMix(row));
+        }
+        if (scenario.contended()) {
+            line();
+            line("Acquisitions per thread, round by round (who starves shows here):");
+            line();
+            for (ScenarioSummary row : rows) {
+                line("- " + row.contender() + ": " + row.rounds().stream()
+                        .map(m -> Arrays.stream(m.acquiredPerThread()).mapToObj(Long::toString)
+                                .collect(Collectors.joining(" ")))
+                        .collect(Collectors.joining(" / ")));
+            }
         }
         notes(rows);
         line();
@@ -204,7 +218,7 @@ public final class MarkdownReport {
             String points = r.checkpoints().stream()
                     .map(p -> Format.number(p.names(), 0) + ": " + mib(p))
                     .collect(Collectors.joining("; "));
-            String growth = r.topGrowth().isEmpty() ? "nothing" : r.topGrowth().stream()
+            String growth = r.topGrowth().isEmpty() ? "no class by 16 KiB or more" : r.topGrowth().stream()
                     .map(g -> "`" + g.className() + "` +" + Format.number(g.bytes() / 1024.0, 0) + " KiB")
                     .collect(Collectors.joining(", "));
             line("| " + r.registry() + " | " + points + " | " + Format.number(r.bytesPerName(), 2) + " B | "
