@@ -4,31 +4,65 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The Lua scripts, read once from the {@code .lua} resources beside this class, each preceded by the
- * functions they share ({@code common.lua}). Spring Data runs them by
- * SHA (EVALSHA) and sends the text only when Redis does not know it yet. The text is read into memory
- * rather than kept as a resource so that no call checks the resource for modification.
+ * functions they share ({@code common.lua}), and how they run: by SHA ({@code EVALSHA}), with the text
+ * sent only when Redis answers {@code NOSCRIPT}. Scripts run straight on a connection of the factory,
+ * without {@code RedisTemplate}'s per-call proxy and serializers: they are the lock's hot path.
  */
 final class LockScripts {
 
-    @SuppressWarnings("rawtypes")
-    static final RedisScript<List> ACQUIRE = load("acquire.lua", List.class);
-    @SuppressWarnings("rawtypes")
-    static final RedisScript<List> LEAVE = load("leave.lua", List.class);
-    static final RedisScript<Long> RELEASE = load("release.lua", Long.class);
-    static final RedisScript<Long> EXTEND = load("extend.lua", Long.class);
-    static final RedisScript<Long> REMAINING = load("remaining.lua", Long.class);
+    static final Script ACQUIRE = load("acquire.lua", ReturnType.MULTI);
+    static final Script LEAVE = load("leave.lua", ReturnType.MULTI);
+    static final Script RELEASE = load("release.lua", ReturnType.INTEGER);
+    static final Script EXTEND = load("extend.lua", ReturnType.INTEGER);
+    static final Script REMAINING = load("remaining.lua", ReturnType.INTEGER);
 
     private LockScripts() {
     }
 
+    /** One script: its text, SHA-1 and reply type. */
+    record Script(String name, byte[] text, String sha1, ReturnType returnType) {
+
+        /**
+         * Runs the script on a connection of {@code factory}.
+         *
+         * @param keyCount how many of {@code keysAndArgs} are keys (the rest are arguments)
+         * @return a {@code List} of {@code Long} for multi-bulk replies, a {@code Long} for integer replies
+         */
+        @SuppressWarnings("unchecked")
+        <T> T run(RedisConnectionFactory factory, int keyCount, byte[]... keysAndArgs) {
+            try (RedisConnection connection = factory.getConnection()) {
+                try {
+                    return (T) connection.scriptingCommands().evalSha(sha1, returnType, keyCount, keysAndArgs);
+                } catch (RuntimeException ex) {
+                    if (!isNoScript(ex)) {
+                        throw ex;
+                    }
+                    return (T) connection.scriptingCommands().eval(text, returnType, keyCount, keysAndArgs);
+                }
+            }
+        }
+
+        private static boolean isNoScript(Throwable error) {
+            for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+                if (cause.getMessage() != null && cause.getMessage().contains("NOSCRIPT")) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
     /** The script in {@code file}, preceded by the functions of {@code common.lua}. */
-    private static <T> RedisScript<T> load(String file, Class<T> resultType) {
-        return RedisScript.of(read("common.lua") + read(file), resultType);
+    private static Script load(String file, ReturnType returnType) {
+        String text = read("common.lua") + read(file);
+        return new Script(file, text.getBytes(StandardCharsets.UTF_8), RedisScript.of(text).getSha1(), returnType);
     }
 
     private static String read(String file) {

@@ -8,7 +8,6 @@ import java.util.UUID;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
@@ -103,14 +102,13 @@ public final class RedisLockRegistry extends StoreLockRegistry {
         }
 
         private RedisLockStore createStore(RedisKeys keys) {
-            StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
             boolean ownContainer = listenerContainer == null;
             RedisMessageListenerContainer container = ownContainer ? newContainer() : listenerContainer;
             GrantInbox inbox = new GrantInbox(container, ownContainer, keys.inbox(UUID.randomUUID().toString()));
             // every waiter visits the queue at least once per poll interval: after two without a visit
             // (and a second for slow clients) all its waiters are gone
             long queueRetention = 2 * maxPollIntervalMillis() + 1000;
-            return new RedisLockStore(template, keys, inbox, fenceRetention.toMillis(), queueRetention);
+            return new RedisLockStore(connectionFactory, keys, inbox, fenceRetention.toMillis(), queueRetention);
         }
 
         private RedisMessageListenerContainer newContainer() {

@@ -2,65 +2,80 @@ package dev.distlock.redis;
 
 import dev.distlock.core.support.AcquireResult;
 import dev.distlock.core.support.LockStore;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.LongConsumer;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /** The lock's atomic operations as Lua scripts on one Redis (standalone, Sentinel or one cluster slot). */
 final class RedisLockStore implements LockStore {
 
-    private final StringRedisTemplate redis;
+    private final RedisConnectionFactory redis;
     private final RedisKeys keys;
     private final GrantInbox inbox;
-    private final String fenceRetentionMillis;
-    private final String queueRetentionMillis;
+    private final byte[] fenceRetentionMillis;
+    private final byte[] queueRetentionMillis;
+    private final byte[] inboxChannel;
+    private final Map<Queue, byte[]> queueModes = new EnumMap<>(Queue.class);
 
-    RedisLockStore(StringRedisTemplate redis, RedisKeys keys, GrantInbox inbox, long fenceRetentionMillis,
+    RedisLockStore(RedisConnectionFactory redis, RedisKeys keys, GrantInbox inbox, long fenceRetentionMillis,
             long queueRetentionMillis) {
         this.redis = redis;
         this.keys = keys;
         this.inbox = inbox;
-        this.fenceRetentionMillis = Long.toString(fenceRetentionMillis);
-        this.queueRetentionMillis = Long.toString(queueRetentionMillis);
+        this.fenceRetentionMillis = bytes(Long.toString(fenceRetentionMillis));
+        this.queueRetentionMillis = bytes(Long.toString(queueRetentionMillis));
+        this.inboxChannel = bytes(inbox.channel());
+        for (Queue queue : Queue.values()) {
+            queueModes.put(queue, bytes(queue.name().toLowerCase(Locale.ROOT)));
+        }
     }
 
     @Override
     public AcquireResult tryAcquire(String name, String token, long leaseMillis, Queue queue) {
         String lock = keys.lock(name);
-        return acquireResult(LockScripts.ACQUIRE, List.of(lock, keys.fence(lock), keys.queue(lock)), token,
-                Long.toString(leaseMillis), fenceRetentionMillis, queue.name().toLowerCase(Locale.ROOT),
-                queueRetentionMillis, inbox.channel());
+        return acquireResult(LockScripts.ACQUIRE.run(redis, 3, bytes(lock), bytes(keys.fence(lock)),
+                bytes(keys.queue(lock)), bytes(token), bytes(Long.toString(leaseMillis)), fenceRetentionMillis,
+                queueModes.get(queue), queueRetentionMillis, inboxChannel));
     }
 
     @Override
     public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
         String lock = keys.lock(name);
-        return acquireResult(LockScripts.LEAVE, List.of(lock, keys.queue(lock)), token, token + ' ' + leaseMillis + ' ' + inbox.channel());
+        return acquireResult(LockScripts.LEAVE.run(redis, 2, bytes(lock), bytes(keys.queue(lock)), bytes(token),
+                bytes(token + ' ' + leaseMillis + ' ' + inbox.channel())));
     }
 
     @Override
     public boolean release(String name, String token) {
         String lock = keys.lock(name);
-        return redis.execute(LockScripts.RELEASE, List.of(lock, keys.queue(lock), keys.fence(lock)), token,
-                fenceRetentionMillis) == 1L;
+        Long released = LockScripts.RELEASE.run(redis, 3, bytes(lock), bytes(keys.queue(lock)),
+                bytes(keys.fence(lock)), bytes(token), fenceRetentionMillis);
+        return released == 1L;
     }
 
     @Override
     public boolean extend(String name, String token, long leaseMillis) {
-        return redis.execute(LockScripts.EXTEND, List.of(keys.lock(name)), token, Long.toString(leaseMillis)) == 1L;
+        Long extended = LockScripts.EXTEND.run(redis, 1, bytes(keys.lock(name)), bytes(token),
+                bytes(Long.toString(leaseMillis)));
+        return extended == 1L;
     }
 
     @Override
     public long remainingLeaseMillis(String name, String token) {
-        long pttl = redis.execute(LockScripts.REMAINING, List.of(keys.lock(name)), token);
+        long pttl = LockScripts.REMAINING.<Long>run(redis, 1, bytes(keys.lock(name)), bytes(token));
         return pttl == -1 ? Long.MAX_VALUE : pttl;
     }
 
     @Override
     public boolean isLocked(String name) {
-        return Boolean.TRUE.equals(redis.hasKey(keys.lock(name)));
+        try (RedisConnection connection = redis.getConnection()) {
+            return Boolean.TRUE.equals(connection.keyCommands().exists(bytes(keys.lock(name))));
+        }
     }
 
     @Override
@@ -79,11 +94,13 @@ final class RedisLockStore implements LockStore {
     }
 
     /** Reads a {@code {1, fencing token}} or {@code {0, -1}} reply. */
-    @SuppressWarnings("rawtypes")
-    private AcquireResult acquireResult(RedisScript<List> script, List<String> scriptKeys, String... args) {
-        List<?> reply = redis.execute(script, scriptKeys, (Object[]) args);
+    private static AcquireResult acquireResult(List<?> reply) {
         return ((Number) reply.get(0)).intValue() == 1
                 ? AcquireResult.acquired(((Number) reply.get(1)).longValue())
                 : AcquireResult.heldByOther(-1);
+    }
+
+    private static byte[] bytes(String value) {
+        return value.getBytes(StandardCharsets.UTF_8);
     }
 }
