@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>threads of this registry queue locally per name, so at most one of them talks to the backend;</li>
  *   <li>re-entrant holds are counted locally and cost no backend call;</li>
- *   <li>waiters sleep until the store reports a release, with a bounded, jittered poll as a fallback;</li>
+ *   <li>waiters queue in the store and sleep until a release hands them the lock, with a bounded, jittered
+ *   poll as a fallback;</li>
  *   <li>one scheduler thread renews every renewed lease each third of the lease;</li>
  *   <li>a renewal, extend or release that finds the hold gone marks it lost and tells the listeners.</li>
  * </ul>
