@@ -155,7 +155,8 @@ public final class InMemoryLockStore implements LockStore {
 
     /** How many acquisitions wait in the queue for {@code name}, for tests. */
     public synchronized int waitersQueued(String name) {
-        return queues.getOrDefault(name, new ArrayDeque<>()).size();
+        Deque<Waiter> waiters = queues.get(name);
+        return waiters != null ? waiters.size() : 0;
     }
 
     /** Names held now, for tests. */

@@ -147,7 +147,10 @@ final class Acquisition {
                 () -> StoreLockRegistry.uninterrupted(() -> store.leaveQueue(name, token, leaseMillis)));
     }
 
-    /** Leaves the queue and releases the lock if it was handed over meanwhile; failures leave it to expire. */
+    /**
+     * Leaves the queue, then releases the lock in case this token holds it (handed over, or taken by a try
+     * whose reply was lost to an interrupt); failures leave both to expire.
+     */
     private void abandon(String token) {
         StoreLockRegistry.uninterrupted(() -> {
             try {
