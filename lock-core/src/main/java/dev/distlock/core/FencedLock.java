@@ -21,6 +21,9 @@ import java.util.concurrent.locks.Lock;
  *
  * <p>To release a hold from another thread (asynchronous code), the acquiring thread calls
  * {@link #detach()} and hands the returned {@link DetachedLock} over.
+ *
+ * <p>Handles are cheap views: two handles of one registry for the same name are {@link Object#equals equal}
+ * whatever lease or label they were obtained with, since they lock the same thing.
  */
 public interface FencedLock extends Lock {
 
@@ -75,6 +78,19 @@ public interface FencedLock extends Lock {
      */
     @Override
     void unlock();
+
+    /**
+     * Releases one hold of the current thread like {@link #unlock()}, but the last one leaves the lock taken
+     * in the backend for {@code delay} more instead of freeing it: the lease is set to {@code delay},
+     * renewal stops, and the lock frees itself when the lease runs out. The current thread no longer holds
+     * it. This is how a job scheduled on several instances runs at most once per period (ShedLock's
+     * {@code lockAtLeastFor}); a {@code delay} of zero or less is a plain {@link #unlock()}.
+     *
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     * @throws LockLostException if the hold had expired or was taken over; the other owner's key is untouched
+     * @throws LockBackendException if the backend failed; the key then expires with its lease
+     */
+    void unlockAfter(Duration delay);
 
     /** Whether any process holds this lock now (asks the backend). */
     boolean isLocked();

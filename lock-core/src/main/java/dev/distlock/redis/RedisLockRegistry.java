@@ -34,6 +34,9 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  */
 public final class RedisLockRegistry extends StoreLockRegistry {
 
+    /** The oldest Redis server version the scripts run on (Valkey 7.2 and later work too). */
+    public static final String MINIMUM_SERVER_VERSION = "6.0.0";
+
     private final RedisKeys keys;
 
     private RedisLockRegistry(Builder builder, RedisKeys keys) {

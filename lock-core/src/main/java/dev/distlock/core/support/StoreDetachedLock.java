@@ -1,6 +1,8 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.DetachedLock;
+import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A hold handed from its thread to whoever releases it. */
@@ -32,10 +34,36 @@ final class StoreDetachedLock implements DetachedLock {
 
     @Override
     public void unlock() {
+        unlockAfter(Duration.ZERO);
+    }
+
+    @Override
+    public void unlockAfter(Duration delay) {
+        Objects.requireNonNull(delay, "delay");
         if (!released.compareAndSet(false, true)) {
-            throw new IllegalMonitorStateException("Lock '" + hold.name + "': this detached hold was released already");
+            throw releasedAlready();
         }
-        registry.release(hold);
+        registry.releaseAfter(hold, delay.isNegative() ? 0 : delay.toMillis());
+    }
+
+    @Override
+    public void extend(Duration lease) {
+        if (released.get()) {
+            throw releasedAlready();
+        }
+        registry.extend(hold, lease);
+    }
+
+    @Override
+    public Duration remainingLease() {
+        if (released.get()) {
+            throw releasedAlready();
+        }
+        return registry.remainingLease(hold);
+    }
+
+    private IllegalMonitorStateException releasedAlready() {
+        return new IllegalMonitorStateException("Lock '" + hold.name + "': this detached hold was released already");
     }
 
     @Override

@@ -65,6 +65,15 @@ final class StoreLock implements FencedLock {
     }
 
     @Override
+    public void unlockAfter(Duration delay) {
+        Objects.requireNonNull(delay, "delay");
+        Hold hold = registry.ownHold(name);
+        if (--hold.count == 0) {
+            registry.releaseAfter(hold, delay.isNegative() ? 0 : delay.toMillis());
+        }
+    }
+
+    @Override
     public boolean isLocked() {
         return registry.isLocked(name);
     }
@@ -88,11 +97,7 @@ final class StoreLock implements FencedLock {
 
     @Override
     public void extend(Duration newLease) {
-        Objects.requireNonNull(newLease, "lease");
-        if (newLease.toMillis() < 1) {
-            throw new IllegalArgumentException("Lock '" + name + "': a lease must be at least 1ms, got " + newLease);
-        }
-        registry.extend(registry.ownHold(name), newLease.toMillis());
+        registry.extend(registry.ownHold(name), newLease);
     }
 
     @Override
@@ -105,6 +110,17 @@ final class StoreLock implements FencedLock {
         Hold hold = registry.ownHold(name);
         hold.owner = null;
         return new StoreDetachedLock(registry, hold);
+    }
+
+    /** Handles of one registry for one name are equal: they lock the same thing. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof StoreLock lock && lock.registry == registry && lock.name.equals(name);
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(registry) * 31 + name.hashCode();
     }
 
     @Override

@@ -153,10 +153,20 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     /** Releases the hold in the backend and lets the next local waiter in. */
     void release(Hold hold) {
+        releaseAfter(hold, 0);
+    }
+
+    /**
+     * Ends the hold locally and lets the next local waiter in; in the backend the lock is released, or, for
+     * a positive {@code delayMillis}, left to expire after that long.
+     */
+    void releaseAfter(Hold hold, long delayMillis) {
         boolean lostBefore = hold.finish();
         boolean released;
         try {
-            released = !lostBefore && uninterrupted(() -> store.release(hold.name, hold.token));
+            released = !lostBefore && uninterrupted(() -> delayMillis > 0
+                    ? store.extend(hold.name, hold.token, delayMillis)
+                    : store.release(hold.name, hold.token));
         } catch (RuntimeException failure) {
             listeners.releaseFailed(hold.event(failure));
             throw new LockBackendException(hold.name, "release", failure);
@@ -172,7 +182,12 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         listeners.released(hold.event(null));
     }
 
-    void extend(Hold hold, long leaseMillis) {
+    void extend(Hold hold, Duration lease) {
+        Objects.requireNonNull(lease, "lease");
+        if (lease.toMillis() < 1) {
+            throw new IllegalArgumentException("Lock '" + hold.name + "': a lease must be at least 1ms, got " + lease);
+        }
+        long leaseMillis = lease.toMillis();
         boolean owned;
         synchronized (hold) {
             if (!hold.isActive()) {

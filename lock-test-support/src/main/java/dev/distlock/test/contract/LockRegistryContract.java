@@ -331,6 +331,55 @@ public abstract class LockRegistryContract {
                 .hasMessageContaining("'detached'");
     }
 
+    @Test
+    void handlesOfOneRegistryForOneNameAreEqual() throws Exception {
+        LockRegistry registry = registry();
+        FencedLock lock = registry.obtain("same");
+
+        assertThat(registry.obtain("same", Lease.fixed(Duration.ofSeconds(5)), "label")).isEqualTo(lock)
+                .hasSameHashCodeAs(lock);
+        assertThat(registry.obtain("other")).isNotEqualTo(lock);
+        assertThat(registry().obtain("same")).isNotEqualTo(lock);
+    }
+
+    @Test
+    void aDetachedHoldCanBeExtendedAndReadsItsLease() throws Exception {
+        FencedLock lock = registry().obtain("detached-lease", Lease.fixed(Duration.ofSeconds(2)));
+        lock.lock();
+        DetachedLock hold = lock.detach();
+
+        hold.extend(Duration.ofSeconds(60));
+
+        assertThat(hold.remainingLease()).isGreaterThan(Duration.ofSeconds(2));
+        hold.unlock();
+        assertThatThrownBy(hold::remainingLease).isInstanceOf(IllegalMonitorStateException.class);
+        assertThatThrownBy(() -> hold.extend(Duration.ofSeconds(1))).isInstanceOf(IllegalMonitorStateException.class);
+    }
+
+    @Test
+    void unlockAfterLeavesTheLockTakenForTheDelayThenFreesIt() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        FencedLock lock = registry(listener).obtain("at-least");
+        FencedLock other = registry().obtain("at-least");
+        lock.lock();
+
+        lock.unlockAfter(Duration.ofMillis(300));
+
+        assertThat(lock.holdCount()).isZero();
+        assertThat(acquiresInOtherThread(other, Duration.ZERO)).as("taken during the delay").isFalse();
+        assertThat(acquiresInOtherThread(other, PATIENCE)).as("free after the delay").isTrue();
+        assertThat(listener.events("released")).hasSize(1);
+        assertThat(listener.events("lost")).isEmpty();
+    }
+
+    @Test
+    void unlockAfterWithoutDelayIsAPlainUnlock() throws Exception {
+        FencedLock lock = registry().obtain("no-delay");
+        lock.lock();
+        lock.unlockAfter(Duration.ZERO);
+        assertThat(acquiresInOtherThread(registry().obtain("no-delay"), Duration.ZERO)).isTrue();
+    }
+
     // --- leases, renewal, loss ---
 
     @Test
