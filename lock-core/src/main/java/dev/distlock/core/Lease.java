@@ -13,8 +13,21 @@ import java.util.Objects;
  *   <li>{@link #fixed(Duration)}: the key simply expires after the given time; the holder must finish
  *   before then, and learns at {@code unlock()} if it did not.</li>
  * </ul>
+ *
+ * <p>Every lease length, wherever it is given (here, {@code extend}, {@code unlockAfter}, a registry's
+ * default), follows the same bounds: at least {@link #MIN} ({@link #MIN_RENEWED} when renewed) and at most
+ * {@link #MAX}.
  */
 public final class Lease {
+
+    /** The shortest lease: one millisecond. */
+    public static final Duration MIN = Duration.ofMillis(1);
+
+    /** The shortest renewed lease: it is renewed every third of its length, so three milliseconds. */
+    public static final Duration MIN_RENEWED = Duration.ofMillis(3);
+
+    /** The longest lease: 365 days. A longer one is almost certainly a mistake in units. */
+    public static final Duration MAX = Duration.ofDays(365);
 
     private static final Lease RENEWED_DEFAULT = new Lease(null, true);
 
@@ -33,12 +46,33 @@ public final class Lease {
 
     /** A lease of the given length, renewed by the watchdog every third of it while held. */
     public static Lease renewed(Duration duration) {
-        return new Lease(requirePositive(duration), true);
+        checkedMillis(duration, "A renewed lease", true);
+        return new Lease(duration, true);
     }
 
     /** A lease of the given length that is never renewed: the key expires after {@code duration}. */
     public static Lease fixed(Duration duration) {
-        return new Lease(requirePositive(duration), false);
+        checkedMillis(duration, "A lease", false);
+        return new Lease(duration, false);
+    }
+
+    /**
+     * Checks a lease length against the bounds and returns it in milliseconds: the one place the bounds live.
+     *
+     * @param duration the length
+     * @param what what the length is, for the message (e.g. {@code "defaultLease"})
+     * @param renewed whether it will be renewed (then it must be at least {@link #MIN_RENEWED})
+     * @return the length in milliseconds
+     * @throws IllegalArgumentException naming {@code what} and the bounds, if it is out of them
+     */
+    public static long checkedMillis(Duration duration, String what, boolean renewed) {
+        Objects.requireNonNull(duration, what);
+        Duration min = renewed ? MIN_RENEWED : MIN;
+        if (duration.compareTo(min) < 0 || duration.compareTo(MAX) > 0) {
+            throw new IllegalArgumentException(what + " must be between " + min.toMillis() + "ms and " + MAX.toDays()
+                    + " days" + (renewed ? " (it is renewed every third of its length)" : "") + ", got " + duration);
+        }
+        return duration.toMillis();
     }
 
     /** Whether the watchdog renews this lease while the lock is held. */
@@ -49,14 +83,6 @@ public final class Lease {
     /** The lease length, or the given default when this lease uses the registry's default. */
     public Duration durationOr(Duration registryDefault) {
         return duration != null ? duration : registryDefault;
-    }
-
-    private static Duration requirePositive(Duration duration) {
-        Objects.requireNonNull(duration, "lease duration");
-        if (duration.toMillis() < 1) {
-            throw new IllegalArgumentException("A lease must be at least 1ms, got " + duration);
-        }
-        return duration;
     }
 
     @Override

@@ -2,14 +2,22 @@ package dev.distlock.core;
 
 /**
  * A hold ended without its owner releasing it: the lease expired, or the key was deleted or taken over by
- * another owner. The work done since the loss was not protected by the lock.
+ * another owner. The work done since the loss was not protected by the lock. The message says why the hold
+ * was found lost.
  */
 public class LockLostException extends DistributedLockException {
 
     private static final long serialVersionUID = 1L;
 
     public LockLostException(String lockName) {
+        this(lockName, "Redis no longer holds it under this owner's token (the key was deleted or overwritten)");
+    }
+
+    /**
+     * @param reason how the loss was found, e.g. that the lease ran out before a renewal was confirmed
+     */
+    public LockLostException(String lockName, String reason) {
         super(lockName, "Lock '" + lockName + "' was lost before it was released: its lease expired or another "
-                + "owner took it (the key was deleted or overwritten); the other owner's key was left intact");
+                + "owner took it; " + reason + ". The other owner's key was left intact");
     }
 }

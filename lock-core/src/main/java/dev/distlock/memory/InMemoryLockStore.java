@@ -1,26 +1,29 @@
 package dev.distlock.memory;
 
 import dev.distlock.core.support.AcquireResult;
+import dev.distlock.core.support.Grant;
 import dev.distlock.core.support.LockStore;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongConsumer;
+import java.util.function.Consumer;
 
 /**
- * A lock backend in memory: what Redis is to the Redis registry. Several {@link InMemoryLockRegistry}s on
- * one store exclude each other like processes on one Redis. Leases expire by the store's {@link Clock}, so
- * tests can move time forward instead of waiting; fencing tokens follow the same rule as on Redis (the
- * last plus one while the count lives, else the clock in microseconds), and so does the queue of waiters
- * that releases hand the lock to.
+ * A lock backend in memory: what Redis is to the Redis registry, with the same rules. Several
+ * {@link InMemoryLockRegistry}s on one store exclude each other like processes on one Redis. Leases,
+ * queue entries and fencing-token counts expire by the store's {@link Clock}, so tests can move time forward
+ * instead of waiting. Fencing tokens follow the Redis rule: the larger of the last token plus one (while the
+ * count lives, {@code fenceRetention} after its last use) and the clock in microseconds. Waiters queue with
+ * their own deadlines and are handed the lock with a claim lease, exactly as on Redis.
  *
  * <p>{@link #delete(String)} and {@link #overwrite(String, String)} stand for someone else changing the
  * backend, for tests of lock loss.
@@ -30,14 +33,14 @@ public final class InMemoryLockStore implements LockStore {
     private static final int SWEEP_EVERY = 1024;
 
     private final Clock clock;
-    private final Duration fenceRetention;
+    private final long fenceRetentionMillis;
     private final Map<String, Held> holds = new HashMap<>();
-    private final Map<String, Timed> fences = new HashMap<>();
-    private final Map<String, Deque<Waiter>> queues = new HashMap<>();
-    private final Map<String, LongConsumer> grantListeners = new ConcurrentHashMap<>();
+    private final Map<String, Fence> fences = new HashMap<>();
+    private final Map<String, LinkedHashMap<String, Waiter>> queues = new HashMap<>();
+    private final Map<String, Consumer<Grant>> grantListeners = new ConcurrentHashMap<>();
     private int acquisitionsSinceSweep;
 
-    /** A store on the system clock whose fencing token counts restart from the clock every hour. */
+    /** A store on the system clock whose fencing token counts live an hour after their last use. */
     public InMemoryLockStore() {
         this(Clock.systemUTC(), Duration.ofHours(1));
     }
@@ -45,80 +48,100 @@ public final class InMemoryLockStore implements LockStore {
     /** A store whose leases expire by {@code clock}. */
     public InMemoryLockStore(Clock clock, Duration fenceRetention) {
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.fenceRetention = Objects.requireNonNull(fenceRetention, "fenceRetention");
+        this.fenceRetentionMillis = Objects.requireNonNull(fenceRetention, "fenceRetention").toMillis();
     }
 
     @Override
-    public synchronized AcquireResult tryAcquire(String name, String token, long leaseMillis, Queue queue) {
-        long now = clock.millis();
-        Held current = live(name, now);
-        if (current == null) {
-            if (queue == Queue.STAY) {
+    public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        List<Notice> notices = new ArrayList<>(1);
+        AcquireResult result;
+        synchronized (this) {
+            long now = clock.millis();
+            Held current = live(name, now);
+            if (current == null) {
+                Waiter head = firstLiveWaiter(name, now);
+                if (head != null && !head.token().equals(token)) {
+                    // a lease ran out with waiters queued: the lock goes to the first of them, not to a newcomer
+                    Held granted = handOver(name, head, now, null, notices);
+                    if (queue) {
+                        enqueue(name, token, leaseMillis, waiterTimeoutMillis, now);
+                    }
+                    result = AcquireResult.busy(granted.expiresAt() - now, now);
+                } else {
+                    leave(name, token);
+                    sweepNowAndThen(now);
+                    result = AcquireResult.acquired(take(name, token, leaseMillis, now, null).fencingToken(), now);
+                }
+            } else if (current.token().equals(token)) {
+                // handed to this token, or a repeated try: the hold is the caller's, with its full lease
                 leave(name, token);
-            }
-            sweepNowAndThen(now);
-            return AcquireResult.acquired(hold(name, token, leaseMillis, now).fencingToken());
-        }
-        if (current.token().equals(token)) {
-            return AcquireResult.acquired(current.fencingToken());
-        }
-        if (queue != Queue.NONE) {
-            Deque<Waiter> waiters = queues.computeIfAbsent(name, key -> new ArrayDeque<>());
-            if (waiters.stream().noneMatch(waiter -> waiter.token().equals(token))) {
-                waiters.addLast(new Waiter(token, leaseMillis));
+                holds.put(name, current.withExpiry(now + leaseMillis));
+                result = AcquireResult.acquired(current.fencingToken(), now);
+            } else {
+                if (queue) {
+                    enqueue(name, token, leaseMillis, waiterTimeoutMillis, now);
+                }
+                result = AcquireResult.busy(current.expiresAt() == Long.MAX_VALUE ? -1 : current.expiresAt() - now,
+                        now);
             }
         }
-        return AcquireResult.heldByOther(current.expiresAt() == Long.MAX_VALUE ? -1 : current.expiresAt() - now);
+        notify(notices);
+        return result;
     }
 
     @Override
     public synchronized AcquireResult leaveQueue(String name, String token, long leaseMillis) {
+        long now = clock.millis();
         leave(name, token);
-        Held current = live(name, clock.millis());
-        return current != null && current.token().equals(token)
-                ? AcquireResult.acquired(current.fencingToken())
-                : AcquireResult.heldByOther(-1);
+        Held current = live(name, now);
+        if (current != null && current.token().equals(token)) {
+            holds.put(name, current.withExpiry(now + leaseMillis));
+            return AcquireResult.acquired(current.fencingToken(), now);
+        }
+        return AcquireResult.busy(-1, now);
     }
 
     @Override
     public boolean release(String name, String token) {
-        Held next;
+        List<Notice> notices = new ArrayList<>(1);
+        boolean released;
         synchronized (this) {
-            if (!ownedBy(name, token)) {
-                return false;
-            }
-            holds.remove(name);
-            Deque<Waiter> waiters = queues.get(name);
-            Waiter first = waiters != null ? waiters.pollFirst() : null;
-            if (waiters != null && waiters.isEmpty()) {
-                queues.remove(name);
-            }
-            next = first != null ? hold(name, first.token(), first.leaseMillis(), clock.millis()) : null;
+            released = releaseHeld(name, token, notices);
         }
-        LongConsumer onGrant = next != null ? grantListeners.get(next.token()) : null;
-        if (onGrant != null) {
-            onGrant.accept(next.fencingToken());
+        notify(notices);
+        return released;
+    }
+
+    @Override
+    public void abandon(String name, String token) {
+        List<Notice> notices = new ArrayList<>(1);
+        synchronized (this) {
+            leave(name, token);
+            releaseHeld(name, token, notices);
         }
-        return true;
+        notify(notices);
     }
 
     @Override
     public synchronized boolean extend(String name, String token, long leaseMillis) {
-        if (!ownedBy(name, token)) {
+        long now = clock.millis();
+        Held current = live(name, now);
+        if (current == null || !current.token().equals(token)) {
             return false;
         }
-        Held current = holds.get(name);
-        holds.put(name, new Held(token, clock.millis() + leaseMillis, current.fencingToken()));
+        holds.put(name, current.withExpiry(now + leaseMillis));
         return true;
     }
 
     @Override
     public synchronized long remainingLeaseMillis(String name, String token) {
-        if (!ownedBy(name, token)) {
+        long now = clock.millis();
+        Held current = live(name, now);
+        if (current == null || !current.token().equals(token)) {
             return -1;
         }
-        long expiresAt = holds.get(name).expiresAt();
-        return expiresAt == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, expiresAt - clock.millis());
+        return current.expiresAt() == Long.MAX_VALUE ? Long.MAX_VALUE : current.expiresAt() - now;
     }
 
     @Override
@@ -128,12 +151,18 @@ public final class InMemoryLockStore implements LockStore {
 
     /** Always: hand-offs in memory are heard at once. */
     @Override
-    public boolean listening(String name) {
+    public CompletableFuture<Void> listen() {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /** Always: hand-offs in memory are heard at once. */
+    @Override
+    public boolean listening() {
         return true;
     }
 
     @Override
-    public Subscription onGrant(String name, String token, LongConsumer onGrant) {
+    public Subscription onGrant(String name, String token, Consumer<Grant> onGrant) {
         grantListeners.put(token, onGrant);
         return () -> grantListeners.remove(token, onGrant);
     }
@@ -150,13 +179,23 @@ public final class InMemoryLockStore implements LockStore {
 
     /** Replaces the lock's owner by {@code token}, without expiry, as an outsider would. */
     public synchronized void overwrite(String name, String token) {
-        holds.put(name, new Held(token, Long.MAX_VALUE, 0));
+        holds.put(name, new Held(token, Long.MAX_VALUE, 0, null));
     }
 
-    /** How many acquisitions wait in the queue for {@code name}, for tests. */
+    /** How many acquisitions wait in the queue for {@code name} (with live entries), for tests. */
     public synchronized int waitersQueued(String name) {
-        Deque<Waiter> waiters = queues.get(name);
-        return waiters != null ? waiters.size() : 0;
+        Map<String, Waiter> waiters = queues.get(name);
+        if (waiters == null) {
+            return 0;
+        }
+        long now = clock.millis();
+        int live = 0;
+        for (Waiter waiter : waiters.values()) {
+            if (waiter.deadline() >= now) {
+                live++;
+            }
+        }
+        return live;
     }
 
     /** Names held now, for tests. */
@@ -165,27 +204,74 @@ public final class InMemoryLockStore implements LockStore {
         return holds.entrySet().stream().filter(e -> e.getValue().expiresAt > now).map(Map.Entry::getKey).toList();
     }
 
-    private boolean ownedBy(String name, String token) {
-        Held current = live(name, clock.millis());
-        return current != null && current.token().equals(token);
+    /**
+     * Releases the hold of {@code token}, handing it to the first live waiter. A release repeated after it
+     * took effect reports success again, as long as nobody acquired in between.
+     */
+    private boolean releaseHeld(String name, String token, List<Notice> notices) {
+        long now = clock.millis();
+        Held current = live(name, now);
+        if (current == null || !current.token().equals(token)) {
+            Fence fence = fences.get(name);
+            return current != null ? token.equals(current.previousOwner())
+                    : fence != null && fence.expiresAt() > now && token.equals(fence.owner());
+        }
+        holds.remove(name);
+        Waiter head = firstLiveWaiter(name, now);
+        if (head != null) {
+            handOver(name, head, now, token, notices);
+        }
+        return true;
+    }
+
+    /** Gives the lock to {@code waiter} with the next fencing token and its claim lease, and tells it. */
+    private Held handOver(String name, Waiter waiter, long now, String previousOwner, List<Notice> notices) {
+        long claim = Math.min(waiter.leaseMillis(), waiter.timeoutMillis());
+        Held granted = take(name, waiter.token(), claim, now, previousOwner);
+        notices.add(new Notice(waiter.token(), new Grant(granted.fencingToken(), now, claim)));
+        return granted;
     }
 
     /** Gives the lock to {@code token} with the next fencing token. */
-    private Held hold(String name, String token, long leaseMillis, long now) {
-        Timed last = fences.get(name);
-        Timed next = last != null && last.expiresAt() > now
-                ? new Timed(Long.toString(Long.parseLong(last.value()) + 1), last.expiresAt())
-                : new Timed(Long.toString(micros(clock.instant())), now + fenceRetention.toMillis());
-        fences.put(name, next);
-        long fence = Long.parseLong(next.value());
-        Held held = new Held(token, now + leaseMillis, fence);
+    private Held take(String name, String token, long leaseMillis, long now, String previousOwner) {
+        Fence last = fences.get(name);
+        long micros = TimeUnit.MILLISECONDS.toMicros(now);
+        long fence = last != null && last.expiresAt() > now ? Math.max(last.value() + 1, micros) : micros;
+        fences.put(name, new Fence(fence, token, now + fenceRetentionMillis));
+        Held held = new Held(token, now + leaseMillis, fence, previousOwner);
         holds.put(name, held);
         return held;
     }
 
+    /** Queues {@code token}, or refreshes its entry's deadline in place. */
+    private void enqueue(String name, String token, long leaseMillis, long timeoutMillis, long now) {
+        queues.computeIfAbsent(name, key -> new LinkedHashMap<>())
+                .compute(token, (key, waiter) -> new Waiter(token, leaseMillis, timeoutMillis, now + timeoutMillis));
+    }
+
+    /** Takes the first waiter whose entry is still live out of the queue, dropping dead ones before it. */
+    private Waiter firstLiveWaiter(String name, long now) {
+        LinkedHashMap<String, Waiter> waiters = queues.get(name);
+        if (waiters == null) {
+            return null;
+        }
+        Waiter first = null;
+        for (Iterator<Waiter> it = waiters.values().iterator(); it.hasNext() && first == null; ) {
+            Waiter waiter = it.next();
+            it.remove();
+            if (waiter.deadline() >= now) {
+                first = waiter;
+            }
+        }
+        if (waiters.isEmpty()) {
+            queues.remove(name);
+        }
+        return first;
+    }
+
     private void leave(String name, String token) {
-        Deque<Waiter> waiters = queues.get(name);
-        if (waiters != null && waiters.removeIf(waiter -> waiter.token().equals(token)) && waiters.isEmpty()) {
+        Map<String, Waiter> waiters = queues.get(name);
+        if (waiters != null && waiters.remove(token) != null && waiters.isEmpty()) {
             queues.remove(name);
         }
     }
@@ -199,26 +285,42 @@ public final class InMemoryLockStore implements LockStore {
         return held;
     }
 
+    private void notify(List<Notice> notices) {
+        for (Notice notice : notices) {
+            Consumer<Grant> listener = grantListeners.get(notice.token());
+            if (listener != null) {
+                listener.accept(notice.grant());
+            }
+        }
+    }
+
     /** Drops expired entries now and then, so names used once do not stay in memory. */
     private void sweepNowAndThen(long now) {
         if (++acquisitionsSinceSweep < SWEEP_EVERY) {
             return;
         }
         acquisitionsSinceSweep = 0;
-        holds.values().removeIf(timed -> timed.expiresAt <= now);
-        fences.values().removeIf(timed -> timed.expiresAt <= now);
+        holds.values().removeIf(held -> held.expiresAt() <= now);
+        fences.values().removeIf(fence -> fence.expiresAt() <= now);
+        queues.values().removeIf(waiters -> {
+            waiters.values().removeIf(waiter -> waiter.deadline() < now);
+            return waiters.isEmpty();
+        });
     }
 
-    private static long micros(Instant instant) {
-        return TimeUnit.SECONDS.toMicros(instant.getEpochSecond()) + instant.getNano() / 1_000;
+    private record Fence(long value, String owner, long expiresAt) {
     }
 
-    private record Timed(String value, long expiresAt) {
+    private record Held(String token, long expiresAt, long fencingToken, String previousOwner) {
+
+        Held withExpiry(long newExpiresAt) {
+            return new Held(token, newExpiresAt, fencingToken, previousOwner);
+        }
     }
 
-    private record Held(String token, long expiresAt, long fencingToken) {
+    private record Waiter(String token, long leaseMillis, long timeoutMillis, long deadline) {
     }
 
-    private record Waiter(String token, long leaseMillis) {
+    private record Notice(String token, Grant grant) {
     }
 }

@@ -1,9 +1,14 @@
 package dev.distlock.redis;
 
+import dev.distlock.core.support.Grant;
 import dev.distlock.core.support.LockStore;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.LongConsumer;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.Message;
@@ -13,8 +18,10 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * This registry's own pub/sub channel, where releases announce that they handed a lock to one of its
- * waiters: {@code <token> <fencing token>}. Each waiter names the channel in its queue entry, so a notice
- * reaches only the process it is for. The channel is subscribed at the first wait and kept until close.
+ * waiters: {@code <token> <fencing token> <server time ms> <claim lease ms>}. Each waiter names the channel
+ * in its queue entry, so a notice reaches only the process it is for. The channel is subscribed at the
+ * registry's first wait and kept until close. Subscribing runs on a thread of its own, so an interrupt of
+ * a waiting caller can never break it.
  */
 final class GrantInbox implements MessageListener, AutoCloseable {
 
@@ -23,13 +30,20 @@ final class GrantInbox implements MessageListener, AutoCloseable {
     private final RedisMessageListenerContainer container;
     private final boolean ownsContainer;
     private final ChannelTopic channel;
-    private final ConcurrentHashMap<String, LongConsumer> waiters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Consumer<Grant>> waiters = new ConcurrentHashMap<>();
+    private final ThreadPoolExecutor subscriber;
+    private CompletableFuture<Void> subscription;
     private volatile boolean subscribed;
 
     GrantInbox(RedisMessageListenerContainer container, boolean ownsContainer, String channel) {
         this.container = container;
         this.ownsContainer = ownsContainer;
         this.channel = new ChannelTopic(channel);
+        this.subscriber = new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), runnable -> {
+            Thread thread = new Thread(runnable, "distlock-subscribe");
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /** The channel's name. */
@@ -37,30 +51,45 @@ final class GrantInbox implements MessageListener, AutoCloseable {
         return channel.getTopic();
     }
 
-    /** Whether the channel is subscribed, so a waiter can queue at once. */
+    /** Whether the channel is subscribed. */
     boolean listening() {
         return subscribed;
     }
 
-    /** Calls {@code onGrant} with the fencing token if a lock is handed to {@code token}, until closed. */
-    LockStore.Subscription await(String token, LongConsumer onGrant) {
+    /** Subscribes the channel unless it is subscribed or being subscribed; completes once it is. */
+    synchronized CompletableFuture<Void> listen() {
+        if (subscription == null || subscription.isCompletedExceptionally()) {
+            subscription = CompletableFuture.runAsync(() -> container.addMessageListener(this, channel), subscriber);
+            subscription.whenComplete((done, failure) -> {
+                if (failure == null) {
+                    subscribed = true;
+                } else {
+                    // waiters still poll; the next wait tries to subscribe again
+                    log.debug("Could not subscribe to {}; waiters poll instead", channel.getTopic(), failure);
+                }
+            });
+        }
+        return subscription;
+    }
+
+    /** Calls {@code onGrant} if a lock is handed to {@code token}, until closed. */
+    LockStore.Subscription await(String token, Consumer<Grant> onGrant) {
         waiters.put(token, onGrant);
-        subscribeOnce();
         return () -> waiters.remove(token, onGrant);
     }
 
     @Override
     public void onMessage(Message message, byte[] pattern) {
-        String grant = new String(message.getBody(), StandardCharsets.UTF_8);
-        int space = grant.indexOf(' ');
-        LongConsumer waiter = space > 0 ? waiters.get(grant.substring(0, space)) : null;
+        String[] notice = new String(message.getBody(), StandardCharsets.UTF_8).split(" ");
+        Consumer<Grant> waiter = notice.length == 4 ? waiters.get(notice[0]) : null;
         if (waiter != null) {
-            waiter.accept(Long.parseLong(grant.substring(space + 1)));
+            waiter.accept(new Grant(Long.parseLong(notice[1]), Long.parseLong(notice[2]), Long.parseLong(notice[3])));
         }
     }
 
     @Override
     public void close() {
+        subscriber.shutdownNow();
         if (ownsContainer) {
             container.stop();
             try {
@@ -70,23 +99,6 @@ final class GrantInbox implements MessageListener, AutoCloseable {
             }
         } else if (subscribed) {
             container.removeMessageListener(this, channel);
-        }
-    }
-
-    private void subscribeOnce() {
-        if (subscribed) {
-            return;
-        }
-        synchronized (this) {
-            if (!subscribed) {
-                try {
-                    container.addMessageListener(this, channel);
-                    subscribed = true;
-                } catch (RuntimeException ex) {
-                    // waiters still poll; the next waiter tries to subscribe again
-                    log.debug("Could not subscribe to {}; waiters poll instead", channel.getTopic(), ex);
-                }
-            }
         }
     }
 }

@@ -19,7 +19,8 @@ final class LockScripts {
 
     static final Script ACQUIRE = load("acquire.lua", ReturnType.MULTI);
     static final Script LEAVE = load("leave.lua", ReturnType.MULTI);
-    static final Script RELEASE = load("release.lua", ReturnType.INTEGER);
+    static final Script RELEASE = load("release.lua", ReturnType.MULTI);
+    static final Script ABANDON = load("abandon.lua", ReturnType.MULTI);
     static final Script EXTEND = load("extend.lua", ReturnType.INTEGER);
     static final Script REMAINING = load("remaining.lua", ReturnType.INTEGER);
 

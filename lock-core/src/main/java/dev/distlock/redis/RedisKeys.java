@@ -36,9 +36,14 @@ final class RedisKeys {
         return lockKey + ":fence";
     }
 
-    /** The list of waiters, first come first served, that releases hand the lock to. */
+    /** The list of waiter tokens, first come first served, that releases hand the lock to. */
     String queue(String lockKey) {
         return lockKey + ":queue";
+    }
+
+    /** The hash of the queued waiters' entries: deadline, lease, timeout and channel per token. */
+    String waiters(String lockKey) {
+        return lockKey + ":waiters";
     }
 
     /** The pub/sub channel where a registry hears of locks handed to its waiters. */

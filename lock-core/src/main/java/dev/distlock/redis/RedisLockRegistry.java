@@ -1,5 +1,6 @@
 package dev.distlock.redis;
 
+import dev.distlock.core.Lease;
 import dev.distlock.core.support.LockNames;
 import dev.distlock.core.support.StoreLockRegistry;
 import java.time.Duration;
@@ -77,15 +78,13 @@ public final class RedisLockRegistry extends StoreLockRegistry {
         }
 
         /**
-         * How long the fencing token count of a name lives from its start (default 1h). While it lives each
-         * token is the last plus one; a new count starts from Redis's clock in microseconds, above every
-         * token issued before unless Redis's clock was set back in between.
+         * How long the last fencing token of a name is kept after the name was last acquired (default 1h,
+         * between 1ms and 365 days). Each token is the larger of the kept one plus one and the Redis server
+         * clock in microseconds, so tokens grow while it is kept, and after it is gone as long as the server
+         * clock was not set back below an earlier token.
          */
         public Builder fenceRetention(Duration retention) {
-            Objects.requireNonNull(retention, "fenceRetention");
-            if (retention.toMillis() < 1) {
-                throw new IllegalArgumentException("fenceRetention must be at least 1ms, got " + retention);
-            }
+            Lease.checkedMillis(retention, "fenceRetention", false);
             this.fenceRetention = retention;
             return this;
         }
@@ -108,10 +107,7 @@ public final class RedisLockRegistry extends StoreLockRegistry {
             boolean ownContainer = listenerContainer == null;
             RedisMessageListenerContainer container = ownContainer ? newContainer() : listenerContainer;
             GrantInbox inbox = new GrantInbox(container, ownContainer, keys.inbox(UUID.randomUUID().toString()));
-            // every waiter visits the queue at least once per poll interval: after two without a visit
-            // (and a second for slow clients) all its waiters are gone
-            long queueRetention = 2 * maxPollIntervalMillis() + 1000;
-            return new RedisLockStore(connectionFactory, keys, inbox, fenceRetention.toMillis(), queueRetention);
+            return new RedisLockStore(connectionFactory, keys, inbox, fenceRetention.toMillis());
         }
 
         private RedisMessageListenerContainer newContainer() {

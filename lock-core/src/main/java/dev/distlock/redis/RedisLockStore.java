@@ -1,61 +1,63 @@
 package dev.distlock.redis;
 
 import dev.distlock.core.support.AcquireResult;
+import dev.distlock.core.support.Grant;
 import dev.distlock.core.support.LockStore;
 import java.nio.charset.StandardCharsets;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.function.LongConsumer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /** The lock's atomic operations as Lua scripts on one Redis (standalone, Sentinel or one cluster slot). */
 final class RedisLockStore implements LockStore {
 
+    private static final Logger log = LoggerFactory.getLogger(RedisLockStore.class);
+
+    private static final byte[] QUEUE = bytes("1");
+    private static final byte[] NO_QUEUE = bytes("0");
+
     private final RedisConnectionFactory redis;
     private final RedisKeys keys;
     private final GrantInbox inbox;
     private final byte[] fenceRetentionMillis;
-    private final byte[] queueRetentionMillis;
     private final byte[] inboxChannel;
-    private final Map<Queue, byte[]> queueModes = new EnumMap<>(Queue.class);
+    private final AtomicBoolean publishRefusalReported = new AtomicBoolean();
 
-    RedisLockStore(RedisConnectionFactory redis, RedisKeys keys, GrantInbox inbox, long fenceRetentionMillis,
-            long queueRetentionMillis) {
+    RedisLockStore(RedisConnectionFactory redis, RedisKeys keys, GrantInbox inbox, long fenceRetentionMillis) {
         this.redis = redis;
         this.keys = keys;
         this.inbox = inbox;
         this.fenceRetentionMillis = bytes(Long.toString(fenceRetentionMillis));
-        this.queueRetentionMillis = bytes(Long.toString(queueRetentionMillis));
         this.inboxChannel = bytes(inbox.channel());
-        for (Queue queue : Queue.values()) {
-            queueModes.put(queue, bytes(queue.name().toLowerCase(Locale.ROOT)));
-        }
     }
 
     @Override
-    public AcquireResult tryAcquire(String name, String token, long leaseMillis, Queue queue) {
-        String lock = keys.lock(name);
-        return acquireResult(LockScripts.ACQUIRE.run(redis, 3, bytes(lock), bytes(keys.fence(lock)),
-                bytes(keys.queue(lock)), bytes(token), bytes(Long.toString(leaseMillis)), fenceRetentionMillis,
-                queueModes.get(queue), queueRetentionMillis, inboxChannel));
+    public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        List<?> reply = LockScripts.ACQUIRE.run(redis, 4, lockKeys(name, bytes(token), bytes(Long.toString(leaseMillis)),
+                fenceRetentionMillis, queue ? QUEUE : NO_QUEUE, bytes(Long.toString(waiterTimeoutMillis)), inboxChannel));
+        return acquireResult(reply);
     }
 
     @Override
     public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
-        String lock = keys.lock(name);
-        return acquireResult(LockScripts.LEAVE.run(redis, 2, bytes(lock), bytes(keys.queue(lock)), bytes(token),
-                bytes(token + ' ' + leaseMillis + ' ' + inbox.channel())));
+        return acquireResult(LockScripts.LEAVE.run(redis, 4, lockKeys(name, bytes(token),
+                bytes(Long.toString(leaseMillis)), fenceRetentionMillis)));
     }
 
     @Override
     public boolean release(String name, String token) {
-        String lock = keys.lock(name);
-        Long released = LockScripts.RELEASE.run(redis, 3, bytes(lock), bytes(keys.queue(lock)),
-                bytes(keys.fence(lock)), bytes(token), fenceRetentionMillis);
-        return released == 1L;
+        return released(LockScripts.RELEASE.run(redis, 4, lockKeys(name, bytes(token), fenceRetentionMillis)));
+    }
+
+    @Override
+    public void abandon(String name, String token) {
+        released(LockScripts.ABANDON.run(redis, 4, lockKeys(name, bytes(token), fenceRetentionMillis)));
     }
 
     @Override
@@ -79,12 +81,17 @@ final class RedisLockStore implements LockStore {
     }
 
     @Override
-    public boolean listening(String name) {
+    public CompletableFuture<Void> listen() {
+        return inbox.listen();
+    }
+
+    @Override
+    public boolean listening() {
         return inbox.listening();
     }
 
     @Override
-    public Subscription onGrant(String name, String token, LongConsumer onGrant) {
+    public Subscription onGrant(String name, String token, Consumer<Grant> onGrant) {
         return inbox.await(token, onGrant);
     }
 
@@ -93,11 +100,41 @@ final class RedisLockStore implements LockStore {
         inbox.close();
     }
 
-    /** Reads a {@code {1, fencing token}} or {@code {0, -1}} reply. */
+    /** The four keys of lock {@code name} followed by {@code args}. */
+    private byte[][] lockKeys(String name, byte[]... args) {
+        String lock = keys.lock(name);
+        byte[][] keysAndArgs = new byte[4 + args.length][];
+        keysAndArgs[0] = bytes(lock);
+        keysAndArgs[1] = bytes(keys.fence(lock));
+        keysAndArgs[2] = bytes(keys.queue(lock));
+        keysAndArgs[3] = bytes(keys.waiters(lock));
+        System.arraycopy(args, 0, keysAndArgs, 4, args.length);
+        return keysAndArgs;
+    }
+
+    /**
+     * Reads a release's {@code {1}}, {@code {1, error}} or {@code {0}}. A refused hand-off notice does not
+     * fail the release (the waiter finds the hand-off at its next poll); it is logged once.
+     */
+    private boolean released(List<?> reply) {
+        if (reply.size() > 1 && publishRefusalReported.compareAndSet(false, true)) {
+            Object error = reply.get(1);
+            log.warn("Redis refused to publish a hand-off notice: {}. Waiters still get the lock at their next poll "
+                    + "(every max-poll-interval), but hand-offs are slower; allow PUBLISH on the channels '{}' "
+                    + "for this Redis user. (Reported once.)",
+                    error instanceof byte[] text ? new String(text, StandardCharsets.UTF_8) : error,
+                    keys.inbox("*"));
+        }
+        return ((Number) reply.get(0)).intValue() == 1;
+    }
+
+    /** Reads a {@code {1, fencing token, server ms}} or {@code {0, holder's lease, server ms}} reply. */
     private static AcquireResult acquireResult(List<?> reply) {
+        long value = ((Number) reply.get(1)).longValue();
+        long serverMillis = ((Number) reply.get(2)).longValue();
         return ((Number) reply.get(0)).intValue() == 1
-                ? AcquireResult.acquired(((Number) reply.get(1)).longValue())
-                : AcquireResult.heldByOther(-1);
+                ? AcquireResult.acquired(value, serverMillis)
+                : AcquireResult.busy(value, serverMillis);
     }
 
     private static byte[] bytes(String value) {

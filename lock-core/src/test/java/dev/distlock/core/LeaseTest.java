@@ -26,7 +26,18 @@ class LeaseTest {
     @Test
     void leasesShorterThanOneMillisecondAreRejected() {
         assertThatThrownBy(() -> Lease.fixed(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("at least 1ms");
+                .hasMessageContaining("between 1ms and 365 days");
         assertThatThrownBy(() -> Lease.renewed(Duration.ofMillis(-5))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Lease.renewed(Duration.ofMillis(2))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("between 3ms and 365 days").hasMessageContaining("renewed every third");
+    }
+
+    @Test
+    void leasesLongerThanAYearAreRejectedWithAMessageNotAnOverflow() {
+        assertThatThrownBy(() -> Lease.fixed(Duration.ofSeconds(Long.MAX_VALUE)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("between 1ms and 365 days")
+                .hasMessageContaining("A lease");
+        assertThatThrownBy(() -> Lease.renewed(Duration.ofDays(366))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(Lease.fixed(Lease.MAX).durationOr(null)).isEqualTo(Duration.ofDays(365));
     }
 }

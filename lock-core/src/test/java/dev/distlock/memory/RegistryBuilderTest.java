@@ -16,7 +16,7 @@ class RegistryBuilderTest {
     @Test
     void settingsThatCannotWorkAreRejectedWithTheirName() {
         assertThatThrownBy(() -> InMemoryLockRegistry.builder().defaultLease(Duration.ofMillis(2)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("defaultLease must be at least 3ms");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("defaultLease must be between 3ms and 365 days");
         assertThatThrownBy(() -> InMemoryLockRegistry.builder().maxPollInterval(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxPollInterval");
     }
@@ -63,7 +63,7 @@ class RegistryBuilderTest {
     void aTaskFailureAndAFailedReleaseAreBothReported() {
         try (InMemoryLockRegistry registry = InMemoryLockRegistry.builder().build()) {
             assertThatThrownBy(() -> registry.executeLocked("both", Duration.ZERO, () -> {
-                registry.store().delete("both");
+                registry.store().overwrite("both", "intruder");
                 throw new IllegalStateException("task failed");
             })).hasMessage("task failed")
                     .satisfies(error -> assertThat(error.getSuppressed()).singleElement()

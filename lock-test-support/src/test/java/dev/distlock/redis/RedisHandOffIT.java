@@ -53,6 +53,9 @@ class RedisHandOffIT {
         // polls every 30 s: only the notice can wake it in time
         FencedLock waiter = registry(builder -> builder.maxPollInterval(Duration.ofSeconds(30))).obtain("job");
         holder.lock();
+        // a first, short wait makes the waiter's registry subscribe its channel
+        assertThat(waiter.tryLock(Duration.ofMillis(50))).isFalse();
+        awaitUntil(() -> !((List<?>) redis.server().command("PUBSUB", "CHANNELS", "*")).isEmpty());
         CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> lockAndRecord(waiter, new ArrayList<>()));
         awaitUntil(() -> queueLength() == 1);
         redis.server().command("CONFIG", "RESETSTAT");
@@ -60,8 +63,12 @@ class RedisHandOffIT {
         holder.unlock();
 
         assertThat(waiting.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-        // the holder's release (which hands over) and the waiter's release: no acquire script in between
-        assertThat(commandCalls(redis.server(), "evalsha")).isEqualTo(2);
+        // the holder's release (which hands over with a claim lease) and the waiter's release, with perhaps the
+        // waiter's confirmation of its full lease between them (sent in the background, skipped if the hold
+        // ended first): no acquire script, whose SET NX would be a third SET besides the hand-off's SET of the
+        // lock and of the fence
+        assertThat(commandCalls(redis.server(), "evalsha")).isBetween(2L, 3L);
+        assertThat(commandCalls(redis.server(), "set")).isEqualTo(2);
         assertThat(commandCalls(redis.server(), "publish")).isEqualTo(1);
     }
 
@@ -85,19 +92,45 @@ class RedisHandOffIT {
     }
 
     @Test
-    void aQueuedWaiterThatDiedBlocksTheLockForAtMostItsLease() throws Exception {
+    void aQueuedWaiterThatDiedIsHandedTheLockForItsShortClaimOnlyNotItsLease() throws Exception {
         FencedLock holder = registry(UnaryOperator.identity()).obtain("job");
         FencedLock next = registry(UnaryOperator.identity()).obtain("job");
         holder.lock();
-        // what a process leaves behind when it dies while queued with a 300 ms lease
+        // what a process leaves behind when it dies while queued for a 60 s lease with a 300 ms waiter timeout:
+        // its entry is live for 300 ms after its last try, and a hand-off to it lasts 300 ms unless confirmed
+        long serverMillis = serverMillis();
         redis.server().command("APPEND", "distlock:{job}", " ");
-        redis.server().command("RPUSH", QUEUE, "ghost 300 distlock:granted:gone");
+        redis.server().command("RPUSH", QUEUE, "ghost");
+        redis.server().command("HSET", "distlock:{job}:waiters", "ghost",
+                (serverMillis + 300) + " 60000 300 distlock:granted:gone");
 
         holder.unlock();
 
         assertThat((String) redis.server().command("GET", "distlock:{job}")).startsWith("ghost ");
-        assertThat(next.tryLock(PATIENCE)).isTrue();
+        assertThat((Long) redis.server().command("PTTL", "distlock:{job}")).isLessThanOrEqualTo(300);
+        assertThat(next.tryLock(PATIENCE)).as("acquired long before the ghost's 60 s lease").isTrue();
         next.unlock();
+    }
+
+    @Test
+    void aQueuedWaiterWhoseEntryWentStaleIsSkipped() throws Exception {
+        FencedLock holder = registry(UnaryOperator.identity()).obtain("job");
+        holder.lock();
+        long serverMillis = serverMillis();
+        redis.server().command("APPEND", "distlock:{job}", " ");
+        redis.server().command("RPUSH", QUEUE, "ghost");
+        redis.server().command("HSET", "distlock:{job}:waiters", "ghost",
+                (serverMillis - 1) + " 60000 300 distlock:granted:gone");
+
+        holder.unlock();
+
+        assertThat(redis.server().command("EXISTS", "distlock:{job}")).isEqualTo(0L);
+        assertThat(queueLength()).isZero();
+    }
+
+    private static long serverMillis() {
+        List<?> time = (List<?>) redis.server().command("TIME");
+        return Long.parseLong((String) time.get(0)) * 1000 + Long.parseLong((String) time.get(1)) / 1000;
     }
 
     private static boolean lockAndRecord(FencedLock lock, List<Long> fences) {

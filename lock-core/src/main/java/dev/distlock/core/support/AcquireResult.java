@@ -1,22 +1,24 @@
 package dev.distlock.core.support;
 
 /**
- * The outcome of {@link LockStore#tryAcquire}.
+ * The outcome of a try ({@link LockStore#tryAcquire}, {@link LockStore#leaveQueue}).
  *
- * @param acquired whether the caller now holds the lock
- * @param fencingToken the new hold's fencing token, if acquired
- * @param remainingLeaseMillis if not acquired: the current owner's remaining lease, or a negative number if
- *        it never expires
+ * @param acquired whether the caller now holds the lock, with the lease it asked for
+ * @param fencingToken the hold's fencing token, if acquired
+ * @param holderLeaseMillis if not acquired: the current owner's remaining lease, or a negative number if it
+ *        never expires or nobody holds the lock
+ * @param serverTimeMillis the backend's clock when the try ran, in milliseconds; hand-off notices carry the
+ *        same clock, so a waiter can tell how long ago a hand-off happened
  */
-public record AcquireResult(boolean acquired, long fencingToken, long remainingLeaseMillis) {
+public record AcquireResult(boolean acquired, long fencingToken, long holderLeaseMillis, long serverTimeMillis) {
 
     /** The lock was taken with this fencing token. */
-    public static AcquireResult acquired(long fencingToken) {
-        return new AcquireResult(true, fencingToken, 0);
+    public static AcquireResult acquired(long fencingToken, long serverTimeMillis) {
+        return new AcquireResult(true, fencingToken, 0, serverTimeMillis);
     }
 
-    /** Someone else holds the lock for this long. */
-    public static AcquireResult heldByOther(long remainingLeaseMillis) {
-        return new AcquireResult(false, 0, remainingLeaseMillis);
+    /** Someone else holds the lock for this long (negative: without expiry, or nobody). */
+    public static AcquireResult busy(long holderLeaseMillis, long serverTimeMillis) {
+        return new AcquireResult(false, 0, holderLeaseMillis, serverTimeMillis);
     }
 }

@@ -3,18 +3,29 @@ package dev.distlock.core.support;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongConsumer;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
- * One call that wants the lock: enters the local queue, then tries the store. If the lock is busy it joins
- * the store's queue and sleeps until a release hands the lock to it, asking the store again when the poll
- * interval passes without a hand-off (or the holder's lease runs out). On every way out without the lock it
- * leaves the queue and holds nothing in the backend.
+ * One call that wants the lock: enters the local queue (the name's gate), then tries the store with a fresh
+ * token. If the lock is busy it queues in the store and sleeps until a release hands the lock to it, asking
+ * the store again when the poll interval (or the holder's lease) passes without a notice.
+ *
+ * <p>Every way out without the lock leaves nothing behind: a try whose reply was lost (a failure, a
+ * timeout, an interrupt during the call) may have queued the token or even taken the lock, so the token is
+ * abandoned in the background ({@link Cleanup}) and never used again; an uninterruptible {@code lock()}
+ * then starts over with a new token. Backend calls run with the interrupt flag cleared, so an interrupt
+ * breaks a wait, never a command in flight.
  */
 final class Acquisition {
+
+    /** A hand-off notice is trusted without asking the store if at least this share of its claim is left. */
+    private static final int NOTICE_TRUST_DIVISOR = 2;
 
     private final StoreLockRegistry registry;
     private final LockStore store;
@@ -26,7 +37,8 @@ final class Acquisition {
     private final boolean interruptible;
     private final long startNanos = System.nanoTime();
     private final long waitNanos;
-    private boolean interruptedWhileWaiting;
+    /** An interrupt that an uninterruptible acquisition waited through; the flag is set again at the end. */
+    private boolean interrupted;
 
     Acquisition(StoreLockRegistry registry, NameState state, String name, String label, long leaseMillis,
             boolean renewed, long waitNanos, boolean interruptible) {
@@ -44,7 +56,7 @@ final class Acquisition {
     /** Returns the new hold, or {@code null} if the wait ran out. */
     Hold run() throws InterruptedException {
         try {
-            Hold hold = await(state.gate) ? acquireInStore() : null;
+            Hold hold = awaitGate() ? acquireInStore() : null;
             if (hold == null) {
                 registry.listeners().acquireFailed(failure(null));
             }
@@ -53,128 +65,55 @@ final class Acquisition {
             registry.listeners().acquireFailed(failure(failure));
             throw failure;
         } finally {
-            if (interruptedWhileWaiting) {
+            if (interrupted) {
                 Thread.currentThread().interrupt();
             }
         }
-    }
-
-    private LockEvent failure(Throwable error) {
-        return new LockEvent(name, label, 0, waited(), error);
     }
 
     Duration waited() {
         return Duration.ofNanos(System.nanoTime() - startNanos);
     }
 
+    private LockEvent failure(Throwable error) {
+        return new LockEvent(name, label, 0, waited(), error);
+    }
+
     private Hold acquireInStore() throws InterruptedException {
-        String token = registry.newToken();
-        Grant grant = new Grant();
-        LockStore.Subscription subscription = null;
-        boolean queued = false;
         Hold hold = null;
         try {
-            // a waiter joins the queue on its first try only if it hears hand-offs already; otherwise it
-            // subscribes first, so that no hand-off to it goes unheard, and costs nothing uncontended
-            if (waitNanos > 0 && store.listening(name)) {
-                subscription = store.onGrant(name, token, grant);
-            }
-            queued = subscription != null;
-            AcquireResult result = tryOnce(token, queued ? LockStore.Queue.JOIN : LockStore.Queue.NONE);
-            while (!result.acquired()) {
-                long remaining = remainingNanos();
-                if (remaining <= 0) {
-                    // a hand-off may have come just before leaving the queue: then the lock is ours
-                    result = queued ? leave(token) : result;
-                    queued = false;
-                    if (!result.acquired()) {
+            while (hold == null) {
+                registry.checkOpen(name);
+                Waiter waiter = new Waiter(registry.newToken());
+                try {
+                    hold = waiter.acquire();
+                    if (hold == null) {
                         return null;
                     }
-                } else if (subscription == null) {
-                    subscription = store.onGrant(name, token, grant);
-                    queued = true;
-                    result = tryOnce(token, LockStore.Queue.JOIN);
-                } else if (await(grant.received, Math.min(remaining, pollPauseNanos(result.remainingLeaseMillis())))) {
-                    result = AcquireResult.acquired(grant.fencingToken);
-                } else {
-                    // no hand-off heard in a while: the notice may be lost, or the holder gone
-                    result = tryOnce(token, LockStore.Queue.STAY);
+                } catch (Restart restart) {
+                    // an interrupt broke a command of lock(): that token was abandoned, go on with a new one
                 }
             }
-            queued = false;
-            hold = new Hold(state, name, label, token, result.fencingToken(), leaseMillis, renewed);
             return hold;
         } finally {
-            if (subscription != null) {
-                subscription.close();
-            }
             if (hold == null) {
-                if (queued) {
-                    abandon(token);
-                }
                 state.gate.release();
             }
         }
     }
 
-    /**
-     * One atomic try. If the thread is interrupted during the call the store may still have granted the
-     * lock or queued the token, so the acquisition is abandoned (which cannot touch anyone else's hold).
-     */
-    private AcquireResult tryOnce(String token, LockStore.Queue queue) throws InterruptedException {
-        try {
-            AcquireResult result = store.tryAcquire(name, token, leaseMillis, queue);
-            if (result.acquired() && interruptible && Thread.interrupted()) {
-                abandon(token);
-                throw new InterruptedException("Interrupted while acquiring lock '" + name + "'; it was released");
-            }
-            return result;
-        } catch (RuntimeException failure) {
-            if (!Thread.interrupted()) {
-                throw new LockBackendException(name, "acquire", failure);
-            }
-            abandon(token);
+    /** Waits for the name's gate until the deadline, honouring or recording interrupts. */
+    private boolean awaitGate() throws InterruptedException {
+        if (waitNanos == Long.MAX_VALUE) {
             if (interruptible) {
-                throw new InterruptedException("Interrupted while acquiring lock '" + name + "'");
+                state.gate.acquire();
+            } else {
+                state.gate.acquireUninterruptibly();
+                interrupted |= Thread.interrupted();
             }
-            interruptedWhileWaiting = true;
-            return AcquireResult.heldByOther(0);
+            return true;
         }
-    }
-
-    private AcquireResult leave(String token) {
-        return StoreLockRegistry.backend(name, "leave the queue",
-                () -> StoreLockRegistry.uninterrupted(() -> store.leaveQueue(name, token, leaseMillis)));
-    }
-
-    /**
-     * Leaves the queue, then releases the lock in case this token holds it (handed over, or taken by a try
-     * whose reply was lost to an interrupt); failures leave both to expire.
-     */
-    private void abandon(String token) {
-        StoreLockRegistry.uninterrupted(() -> {
-            try {
-                store.leaveQueue(name, token, leaseMillis);
-                store.release(name, token);
-            } catch (RuntimeException ignored) {
-                // the queue entry and any hold expire; nobody else's hold is affected
-            }
-            return null;
-        });
-    }
-
-    /** Waits for a permit until the deadline, honouring or recording interrupts. */
-    private boolean await(Semaphore semaphore) throws InterruptedException {
-        if (waitNanos != Long.MAX_VALUE) {
-            return await(semaphore, remainingNanos());
-        }
-        if (interruptible) {
-            semaphore.acquire();
-        } else {
-            semaphore.acquireUninterruptibly();
-            interruptedWhileWaiting |= Thread.interrupted();
-        }
-        return true;
+        return await(state.gate, remainingNanos());
     }
 
     private boolean await(Semaphore semaphore, long nanos) throws InterruptedException {
@@ -186,7 +125,7 @@ final class Acquisition {
                 if (interruptible) {
                     throw ex;
                 }
-                interruptedWhileWaiting = true;
+                interrupted = true;
             }
         }
     }
@@ -199,8 +138,8 @@ final class Acquisition {
     }
 
     /**
-     * How long to sleep when no release is reported: until the holder's lease runs out if that comes
-     * first, else the poll interval less up to a tenth of jitter so waiters of many processes spread out.
+     * How long to sleep when no hand-off is heard: until the holder's lease runs out if that comes first,
+     * else the poll interval less up to a tenth of jitter so waiters of many processes spread out.
      */
     private long pollPauseNanos(long holderLeaseMillis) {
         long poll = registry.maxPollMillis();
@@ -209,16 +148,258 @@ final class Acquisition {
         return TimeUnit.MILLISECONDS.toNanos(Math.max(1, millis));
     }
 
-    /** Hears the hand-off to this acquisition. */
-    private static final class Grant implements LongConsumer {
+    private static boolean causedByInterrupt(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedException || cause.getClass().getSimpleName().contains("Interrupted")) {
+                return true;
+            }
+        }
+        return false;
+    }
 
-        final Semaphore received = new Semaphore(0);
-        volatile long fencingToken;
+    /** One token's attempt: its tries, its place in the store's queue and the notice that it was handed the lock. */
+    final class Waiter implements Consumer<Grant> {
+
+        private final String token;
+        private final Semaphore notified = new Semaphore(0);
+        private volatile Grant grant;
+        /** When the last answered try was sent, and the store's clock when it ran. */
+        private long lastSentNanos;
+        private long lastServerMillis;
+        /** Whether the token may hold the lock or a queue entry in the store that no hold owns. */
+        private boolean mayHoldSomething;
+        /** Whether a command of the token got no reply: it may still run. */
+        private boolean outcomeUnknown;
+
+        Waiter(String token) {
+            this.token = token;
+        }
 
         @Override
-        public void accept(long fencingToken) {
-            this.fencingToken = fencingToken;
-            received.release();
+        public void accept(Grant handedOver) {
+            grant = handedOver;
+            notified.release();
+        }
+
+        /** Wakes the waiter because its registry closes. */
+        void wakeForClose() {
+            notified.release();
+        }
+
+        Hold acquire() throws InterruptedException {
+            boolean waits = waitNanos > 0;
+            LockStore.Subscription subscription = null;
+            if (waits) {
+                subscription = store.onGrant(name, token, this);
+                registry.waiting(this);
+            }
+            try {
+                AcquireResult result = tryOnce(waits);
+                if (!result.acquired() && waits && !store.listening() && remainingNanos() > 0) {
+                    awaitListening();
+                    // a hand-off before the registry heard them would go unnoticed until the next poll
+                    result = tryOnce(true);
+                }
+                while (!result.acquired()) {
+                    long remaining = remainingNanos();
+                    if (registry.isClosed()) {
+                        withdraw();
+                    }
+                    if (remaining <= 0) {
+                        return leave();
+                    }
+                    if (await(notified, Math.min(remaining, pollPauseNanos(result.holderLeaseMillis())))) {
+                        Hold handedOver = trustedNotice();
+                        if (handedOver != null) {
+                            return handedOver;
+                        }
+                    }
+                    if (!registry.isClosed()) {
+                        result = tryOnce(true);
+                    }
+                }
+                return hold(result.fencingToken(), LeaseTiming.validUntil(lastSentNanos, leaseMillis), false);
+            } finally {
+                if (subscription != null) {
+                    subscription.close();
+                    registry.doneWaiting(this);
+                }
+                if (mayHoldSomething) {
+                    abandon();
+                }
+            }
+        }
+
+        /**
+         * The hold a hand-off notice gave, if enough of its claim is left to trust it without asking the
+         * store: the notice says when (on the store's clock) the lock was handed over, and the last try says
+         * which local moment that clock's reading follows, so the deadline errs on the early side even if the
+         * notice was read late (a paused waiter). Otherwise the next try asks the store, which confirms the
+         * hold only if it is still this token's.
+         */
+        private Hold trustedNotice() {
+            Grant notice = grant;
+            if (notice == null) {
+                return null;
+            }
+            long sinceLastTry = Math.max(0, notice.serverTimeMillis() - lastServerMillis);
+            long lease = notice.leaseMillis();
+            long validUntil = lastSentNanos
+                    + TimeUnit.MILLISECONDS.toNanos(sinceLastTry + lease - LeaseTiming.driftMillis(lease));
+            long left = validUntil - System.nanoTime();
+            if (left < TimeUnit.MILLISECONDS.toNanos(lease) / NOTICE_TRUST_DIVISOR) {
+                return null;
+            }
+            return hold(notice.fencingToken(), validUntil, true);
+        }
+
+        /** One atomic try, with the interrupt flag cleared. */
+        private AcquireResult tryOnce(boolean queue) throws InterruptedException {
+            checkInterrupt();
+            mayHoldSomething = true;
+            long sent = System.nanoTime();
+            AcquireResult result;
+            try {
+                result = store.tryAcquire(name, token, leaseMillis, queue, registry.waiterTimeoutMillis());
+            } catch (RuntimeException failure) {
+                outcomeUnknown = true;
+                if (Thread.interrupted() || causedByInterrupt(failure)) {
+                    if (interruptible) {
+                        throw interruptedWhile(failure);
+                    }
+                    interrupted = true;
+                    throw Restart.INSTANCE;
+                }
+                throw new LockBackendException(name, "acquire", failure);
+            }
+            lastSentNanos = sent;
+            lastServerMillis = result.serverTimeMillis();
+            if (!result.acquired() && !queue) {
+                mayHoldSomething = false;
+            }
+            if (result.acquired() && interruptible && Thread.interrupted()) {
+                // the lock was taken as the interrupt came: the clean-up releases it again
+                throw new InterruptedException("Interrupted while acquiring lock '" + name + "'; it is released again");
+            }
+            return result;
+        }
+
+        /** The wait ran out: leave the queue, keeping the lock if it was handed over meanwhile. */
+        private Hold leave() {
+            if (!mayHoldSomething) {
+                return null;
+            }
+            boolean flag = clearInterrupt();
+            long sent = System.nanoTime();
+            try {
+                AcquireResult result = store.leaveQueue(name, token, leaseMillis);
+                mayHoldSomething = false;
+                return result.acquired()
+                        ? hold(result.fencingToken(), LeaseTiming.validUntil(sent, leaseMillis), false)
+                        : null;
+            } catch (RuntimeException failure) {
+                outcomeUnknown = true; // the clean-up takes over
+                return null;
+            } finally {
+                restoreInterrupt(flag);
+            }
+        }
+
+        /**
+         * Leaves nothing behind: the queue entry, and the lock if it was taken or handed over. At once while
+         * the store answers, so the next release does not hand the lock to this token; in the background if
+         * a command got no reply (the store may not answer now, and the command may still run).
+         */
+        private void abandon() {
+            if (!outcomeUnknown) {
+                try {
+                    StoreLockRegistry.uninterrupted(() -> {
+                        store.abandon(name, token);
+                        return null;
+                    });
+                    return;
+                } catch (RuntimeException failure) {
+                    outcomeUnknown = true;
+                }
+            }
+            registry.cleanup().abandon(name, token, leaseMillis, outcomeUnknown);
+        }
+
+        /** The registry closes: leave the queue and anything handed over, then fail the call. */
+        private void withdraw() {
+            boolean flag = clearInterrupt();
+            try {
+                store.abandon(name, token);
+                mayHoldSomething = false;
+            } catch (RuntimeException failure) {
+                outcomeUnknown = true;
+            } finally {
+                restoreInterrupt(flag);
+            }
+            throw new IllegalStateException("Lock '" + name + "' was not acquired: its registry was closed while "
+                    + "the call waited");
+        }
+
+        private void awaitListening() throws InterruptedException {
+            CompletableFuture<Void> listening = store.listen();
+            long nanos = Math.min(remainingNanos(), TimeUnit.MILLISECONDS.toNanos(registry.maxPollMillis()));
+            try {
+                listening.get(nanos, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException ex) {
+                if (interruptible) {
+                    throw ex;
+                }
+                interrupted = true;
+            } catch (ExecutionException | TimeoutException notYet) {
+                // waiters poll until hand-offs are heard
+            }
+        }
+
+        private Hold hold(long fencingToken, long validUntilNanos, boolean confirmPending) {
+            mayHoldSomething = false;
+            return new Hold(state, name, label, token, fencingToken, leaseMillis, renewed, validUntilNanos,
+                    confirmPending, System.nanoTime());
+        }
+
+        private void checkInterrupt() throws InterruptedException {
+            if (Thread.interrupted()) {
+                if (interruptible) {
+                    throw new InterruptedException("Interrupted while acquiring lock '" + name + "'");
+                }
+                interrupted = true;
+            }
+        }
+
+        private InterruptedException interruptedWhile(Throwable failure) {
+            InterruptedException interrupt = new InterruptedException("Interrupted while acquiring lock '" + name
+                    + "'; the try in flight is cleaned up in the background");
+            interrupt.initCause(failure);
+            return interrupt;
+        }
+
+        private boolean clearInterrupt() {
+            return Thread.interrupted();
+        }
+
+        private void restoreInterrupt(boolean wasInterrupted) {
+            if (wasInterrupted) {
+                if (interruptible) {
+                    Thread.currentThread().interrupt();
+                } else {
+                    interrupted = true;
+                }
+            }
+        }
+    }
+
+    /** Thrown inside an uninterruptible acquisition to start over with a new token. */
+    private static final class Restart extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+        static final Restart INSTANCE = new Restart();
+
+        private Restart() {
+            super("restart", null, false, false);
         }
     }
 }

@@ -4,38 +4,58 @@ import dev.distlock.core.LockEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One acquisition in the backend: its token, fencing token and lease, who owns it locally, and whether it
- * has been released or found lost. Renewal and release synchronize on the hold, so a renewal never runs
- * after (or while) the hold is released.
+ * One acquisition in the backend and everything this process knows of it: its token and fencing token, who
+ * owns it here, until when it may be trusted, and whether it is held, lost or ended.
+ *
+ * <p>Questions about the hold ({@link #isHeld()}, the count, the fencing token) read this state and never
+ * wait for the backend; no monitor is held across a backend call. The phase moves once, from held to lost
+ * or ended, so a loss is reported once and never after the owner released. The hold owns its name's local
+ * gate until it ends or is lost, and gives it back exactly once.
  */
 final class Hold {
+
+    private enum Phase { HELD, LOST, ENDED }
 
     final NameState state;
     final String name;
     final String label;
     final String token;
     final long fencingToken;
-    /** The lease renewals restore; {@code extend} changes it. */
-    volatile long leaseMillis;
-    final Instant acquiredAt;
-    private final long acquiredNanos;
-
     final boolean renewed;
+    final Instant acquiredAt = Instant.now();
+    private final long acquiredNanos = System.nanoTime();
 
     /** The owning thread; {@code null} once detached. */
-    volatile Thread owner;
+    volatile Thread owner = Thread.currentThread();
 
     /** Re-entrant holds of the owner; only the owner touches it. */
     int count = 1;
 
-    private boolean finished;
-    private boolean lost;
-    private ScheduledFuture<?> renewal;
+    private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.HELD);
+    private final AtomicBoolean ownsGate = new AtomicBoolean(true);
+    private volatile String lostReason;
+
+    /** The local deadline (monotonic clock); written under the monitor, read without it. */
+    private volatile long validUntilNanos;
+    /** The lease renewals restore; {@code extend} changes it. */
+    private volatile long leaseMillis;
+
+    // the watchdog's bookkeeping, guarded by this
+    /** Counts lease changes by {@code extend}, so a renewal sent before one cannot move the deadline. */
+    int leaseEpoch;
+    long nextRenewalNanos;
+    boolean renewing;
+    /** A hand-off gave only a claim lease: the full lease must be confirmed at once. */
+    boolean confirmPending;
+    int failedRenewals;
+    ScheduledFuture<?> tick;
 
     Hold(NameState state, String name, String label, String token, long fencingToken, long leaseMillis,
-            boolean renewed) {
+            boolean renewed, long validUntilNanos, boolean confirmPending, long sentNanos) {
         this.state = state;
         this.name = name;
         this.label = label;
@@ -43,9 +63,110 @@ final class Hold {
         this.fencingToken = fencingToken;
         this.leaseMillis = leaseMillis;
         this.renewed = renewed;
-        this.acquiredAt = Instant.now();
-        this.acquiredNanos = System.nanoTime();
-        this.owner = Thread.currentThread();
+        this.validUntilNanos = validUntilNanos;
+        this.confirmPending = confirmPending;
+        this.nextRenewalNanos = confirmPending ? sentNanos : sentNanos + LeaseTiming.renewalPeriodNanos(leaseMillis);
+    }
+
+    /** Whether the hold is neither lost nor ended and its deadline has not passed. */
+    boolean isHeld() {
+        return phase.get() == Phase.HELD && !isPastDeadline(System.nanoTime());
+    }
+
+    /** Whether the hold is neither lost nor ended (its deadline may have passed unnoticed). */
+    boolean isActive() {
+        return phase.get() == Phase.HELD;
+    }
+
+    boolean isPastDeadline(long nowNanos) {
+        return nowNanos - validUntilNanos >= 0;
+    }
+
+    long validUntilNanos() {
+        return validUntilNanos;
+    }
+
+    long leaseMillis() {
+        return leaseMillis;
+    }
+
+    /** Whether the watchdog must send renewals: for a renewed lease, or to confirm a hand-off. */
+    boolean wantsRenewal() {
+        return renewed || confirmPending;
+    }
+
+    /** A renewal sent at {@code sentNanos} was confirmed; ignored if the lease changed since it was sent. */
+    synchronized void renewalConfirmed(long sentNanos, long lease, int epoch) {
+        renewing = false;
+        failedRenewals = 0;
+        if (epoch == leaseEpoch) {
+            validUntilNanos = Math.max(validUntilNanos, LeaseTiming.validUntil(sentNanos, lease));
+            nextRenewalNanos = sentNanos + LeaseTiming.renewalPeriodNanos(lease);
+            confirmPending = false;
+        }
+    }
+
+    /** A renewal failed or did not answer in time: the next one goes out after {@code delayNanos}. */
+    synchronized int renewalFailed(long delayNanos) {
+        renewing = false;
+        nextRenewalNanos = System.nanoTime() + delayNanos;
+        return ++failedRenewals;
+    }
+
+    /**
+     * {@code extend} set the lease to {@code lease} by a command sent at {@code sentNanos}: the deadline and
+     * the renewals follow it, shorter or longer.
+     *
+     * @return whether the hold was still active
+     */
+    synchronized boolean leaseSet(long sentNanos, long lease) {
+        if (!isActive()) {
+            return false;
+        }
+        leaseEpoch++;
+        leaseMillis = lease;
+        validUntilNanos = LeaseTiming.validUntil(sentNanos, lease);
+        nextRenewalNanos = sentNanos + LeaseTiming.renewalPeriodNanos(lease);
+        confirmPending = false;
+        return true;
+    }
+
+    /** Why the hold is not held (any more): the recorded loss, or its passed deadline. */
+    String lostReason() {
+        String reason = lostReason;
+        return reason != null ? reason : expiryReason();
+    }
+
+    /** What it means that the deadline passed, for this kind of hold. */
+    String expiryReason() {
+        Duration lease = Duration.ofMillis(leaseMillis);
+        if (confirmPending) {
+            return "the hand-off to it was not confirmed with Redis within its claim lease";
+        }
+        return renewed
+                ? "no renewal of its lease of " + lease + " was confirmed by Redis in time"
+                : "its fixed lease of " + lease + " ran out";
+    }
+
+    /** Records the loss; true the first time only, and never after the hold ended, so it is reported once. */
+    boolean markLost(String reason) {
+        if (!phase.compareAndSet(Phase.HELD, Phase.LOST)) {
+            return false;
+        }
+        lostReason = reason;
+        return true;
+    }
+
+    /** Ends the hold locally (its release follows); false if it had been found lost before. */
+    boolean end() {
+        return phase.compareAndSet(Phase.HELD, Phase.ENDED);
+    }
+
+    /** Lets the next thread of this registry at the name; only the first call does. */
+    void giveBackGate() {
+        if (ownsGate.compareAndSet(true, false)) {
+            state.gate.release();
+        }
     }
 
     Duration heldFor() {
@@ -55,51 +176,5 @@ final class Hold {
     /** An event about this hold: {@code elapsed} is how long it has been held. */
     LockEvent event(Throwable error) {
         return new LockEvent(name, label, fencingToken, heldFor(), error);
-    }
-
-    synchronized boolean isLost() {
-        return lost;
-    }
-
-    synchronized boolean isActive() {
-        return !finished && !lost;
-    }
-
-    synchronized void renewWith(ScheduledFuture<?> task) {
-        if (finished || lost) {
-            task.cancel(false);
-        } else {
-            renewal = task;
-        }
-    }
-
-    /**
-     * Records the loss; returns true the first time only, so the loss is reported once.
-     */
-    synchronized boolean markLost() {
-        if (lost) {
-            return false;
-        }
-        lost = true;
-        stopRenewal();
-        return true;
-    }
-
-    /**
-     * Ends the hold locally before it is released in the backend: no renewal runs from now on.
-     *
-     * @return whether the hold had been found lost already
-     */
-    synchronized boolean finish() {
-        finished = true;
-        stopRenewal();
-        return lost;
-    }
-
-    private void stopRenewal() {
-        if (renewal != null) {
-            renewal.cancel(false);
-            renewal = null;
-        }
     }
 }

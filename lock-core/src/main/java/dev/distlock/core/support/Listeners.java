@@ -1,5 +1,6 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockListener;
 import java.util.List;
@@ -30,15 +31,21 @@ final class Listeners {
         each(LockListener::onReleased, event);
     }
 
+    /** A loss; the event's error is the {@link dev.distlock.core.LockLostException} that says why. */
     void lost(LockEvent event) {
-        log.warn("Lock '{}' (fencing token {}) was lost after {}: its lease expired or another owner took it",
-                event.lockName(), event.fencingToken(), event.elapsed());
+        log.warn("Lock '{}' (fencing token {}) was lost after {}: {}", event.lockName(), event.fencingToken(),
+                event.elapsed(), event.error() != null ? event.error().getMessage() : "");
         each(LockListener::onLost, event);
     }
 
-    void renewalFailed(LockEvent event) {
-        log.warn("Renewing the lease of lock '{}' failed; retrying at the next period", event.lockName(),
-                event.error());
+    /** A failed renewal; logged at WARN when it is the first of a streak, so a long outage logs once per hold. */
+    void renewalFailed(LockEvent event, boolean firstOfStreak) {
+        if (firstOfStreak) {
+            log.warn("Renewing the lease of lock '{}' failed, retrying soon: {}", event.lockName(),
+                    LockBackendException.innermostMessage(event.error()));
+        } else {
+            log.debug("Renewing the lease of lock '{}' failed again", event.lockName(), event.error());
+        }
         each(LockListener::onRenewalFailed, event);
     }
 

@@ -1,43 +1,63 @@
 package dev.distlock.core.support;
 
-import java.util.function.LongConsumer;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * The atomic operations a lock backend provides. Each method is one indivisible step in the backend; the
- * {@link StoreLockRegistry} builds waiting, re-entrancy and renewal on top. Every operation that changes or
- * reads a hold compares the owner token first: no operation may touch a key held under another token.
+ * {@link StoreLockRegistry} builds waiting, re-entrancy, renewal and the local view of time on top. Every
+ * operation that changes or reads a hold compares the owner token first: no operation may touch a key held
+ * under another token.
  *
- * <p>Waiters queue in the backend: a release with waiters queued does not free the lock but hands it to
- * the first of them, with a new fencing token, and tells its process ({@link #onGrant}).
- * So the lock passes in arrival order and the next owner needs no backend call to learn it won.
+ * <p><b>Waiters queue in the backend.</b> Each queue entry has its own deadline on the backend's clock,
+ * refreshed by its owner's tries; entries past their deadline are skipped and dropped by every operation
+ * that looks at the queue. A release with live waiters queued does not free the lock but hands it to the
+ * first of them, with a new fencing token and a short claim lease (the waiter's {@code waiterTimeout}),
+ * and tells its process ({@link #onGrant}). The waiter then confirms the hold by {@link #extend extending}
+ * it to its full lease, so a waiter that died while queued blocks the lock for one claim at most. A lock
+ * whose lease ran out while waiters are queued goes to the first of them too, never to a newcomer.
+ *
+ * <p><b>Replays are harmless.</b> A client may send a command again after a reconnect. Every operation is
+ * idempotent for its own token: a repeated try reports the hold it made, a repeated release reports the
+ * release it made (as long as nobody acquired the lock in between).
  *
  * <p>Implementations report backend failures as unchecked exceptions; the registry wraps them.
  */
 public interface LockStore extends AutoCloseable {
 
     /**
-     * Takes the lock if nobody holds it, with a new fencing token larger than every one issued for the name,
-     * or reports that a release handed it to {@code token}.
+     * Takes the lock if nobody holds it (and no live waiter is queued before the caller), with a new fencing
+     * token larger than every one issued for the name; or finds that the lock was handed to {@code token},
+     * and then extends it to {@code leaseMillis}.
      *
      * @param token unique to this acquisition; the same on every try of one acquisition
      * @param leaseMillis how long the hold lives unless extended
-     * @param queue what to do if the lock is held by someone else
+     * @param queue whether to queue the token (or refresh its entry) if the lock is held by someone else
+     * @param waiterTimeoutMillis how long the token's queue entry lives after this try, and the claim lease
+     *        of a hand-off to it
      */
-    AcquireResult tryAcquire(String name, String token, long leaseMillis, Queue queue);
+    AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue, long waiterTimeoutMillis);
 
     /**
      * Takes {@code token} out of the queue: its acquisition gives up.
      *
-     * @return acquired, with the fencing token, if a release handed the lock to {@code token} before it left
+     * @return acquired, with the fencing token and the lease extended to {@code leaseMillis}, if the lock was
+     *         handed to {@code token} before it left
      */
     AcquireResult leaveQueue(String name, String token, long leaseMillis);
 
     /**
-     * Releases the hold if it is held under {@code token}: hands it to the first queued waiter, or deletes it.
+     * Releases the hold if it is held under {@code token}: hands it to the first live waiter, or deletes it.
      *
-     * @return whether it was held under the token (false: expired, deleted or taken over)
+     * @return whether it was held under the token (false: expired and taken, deleted or taken over)
      */
     boolean release(String name, String token);
+
+    /**
+     * Takes {@code token} out of the queue and releases the lock if it is held under {@code token}: the
+     * clean-up of an acquisition whose outcome is unknown (failed, timed out, interrupted).
+     */
+    void abandon(String name, String token);
 
     /**
      * Sets the remaining lease of the hold to {@code leaseMillis} if it is held under {@code token}.
@@ -56,33 +76,23 @@ public interface LockStore extends AutoCloseable {
     boolean isLocked(String name);
 
     /**
-     * Whether hand-offs of {@code name} are already being heard, so that {@link #onGrant} costs no backend
-     * call now and a waiter may queue on its first try.
+     * Starts hearing hand-offs to this registry's waiters, if it does not already; the future completes when
+     * they are heard. Never blocks the caller.
      */
-    boolean listening(String name);
+    CompletableFuture<Void> listen();
+
+    /** Whether hand-offs to this registry's waiters are heard now. */
+    boolean listening();
 
     /**
-     * Calls {@code onGrant} with the fencing token if a release hands {@code name} to {@code token}, until the
-     * returned subscription is closed. Notices may be lost; waiters ask the store again now and then.
+     * Calls {@code onGrant} when a release hands {@code name} to {@code token}, until the returned
+     * subscription is closed. Notices may be lost or late; waiters ask the store again now and then.
      */
-    Subscription onGrant(String name, String token, LongConsumer onGrant);
+    Subscription onGrant(String name, String token, Consumer<Grant> onGrant);
 
     /** Frees the store's resources. */
     @Override
     void close();
-
-    /** What a try does when someone else holds the lock. */
-    enum Queue {
-
-        /** Nothing: the caller does not wait. */
-        NONE,
-
-        /** Queue the token for a hand-off. */
-        JOIN,
-
-        /** The token was queued before: queue it again if its entry is gone, and keep the queue alive. */
-        STAY
-    }
 
     /** An active hand-off notification. */
     interface Subscription extends AutoCloseable {

@@ -1,5 +1,7 @@
 package dev.distlock.core.support;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -9,14 +11,27 @@ import java.util.concurrent.Semaphore;
 final class NameState {
 
     /**
-     * Local queue: a thread owns the permit from before it asks the store until it releases there, so
-     * threads of this registry never race each other in the backend and wait in arrival order.
+     * Local queue: a thread owns the permit from before it asks the store until its hold ends or is lost,
+     * so threads of this registry never race each other in the backend and wait in arrival order.
      */
     final Semaphore gate = new Semaphore(1, true);
 
-    /** The hold of this registry, if it holds the lock now. */
-    volatile Hold hold;
+    /**
+     * The holds of this registry: the current one, and lost ones whose owners have not called
+     * {@code unlock()} yet (they learn of the loss there). Usually one element.
+     */
+    final List<Hold> holds = new CopyOnWriteArrayList<>();
 
     /** Callers using this state (waiting or holding); guarded by the registry's map. */
     int users;
+
+    /** The hold owned by {@code thread}, or {@code null}. */
+    Hold heldBy(Thread thread) {
+        for (Hold hold : holds) {
+            if (hold.owner == thread) {
+                return hold;
+            }
+        }
+        return null;
+    }
 }

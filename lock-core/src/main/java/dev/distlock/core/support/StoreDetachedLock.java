@@ -2,7 +2,6 @@ package dev.distlock.core.support;
 
 import dev.distlock.core.DetachedLock;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A hold handed from its thread to whoever releases it. */
@@ -29,7 +28,7 @@ final class StoreDetachedLock implements DetachedLock {
 
     @Override
     public boolean isHeld() {
-        return !released.get() && !hold.isLost();
+        return !released.get() && hold.isHeld();
     }
 
     @Override
@@ -39,35 +38,37 @@ final class StoreDetachedLock implements DetachedLock {
 
     @Override
     public void unlockAfter(Duration delay) {
-        Objects.requireNonNull(delay, "delay");
+        long delayMillis = StoreLock.delayMillis(hold.name, delay);
         if (!released.compareAndSet(false, true)) {
             throw releasedAlready();
         }
-        registry.releaseAfter(hold, delay.isNegative() ? 0 : delay.toMillis());
+        registry.release(hold, delayMillis);
     }
 
     @Override
     public void extend(Duration lease) {
-        if (released.get()) {
-            throw releasedAlready();
-        }
+        requireNotReleased();
         registry.extend(hold, lease);
     }
 
     @Override
     public Duration remainingLease() {
-        if (released.get()) {
-            throw releasedAlready();
-        }
+        requireNotReleased();
         return registry.remainingLease(hold);
-    }
-
-    private IllegalMonitorStateException releasedAlready() {
-        return new IllegalMonitorStateException("Lock '" + hold.name + "': this detached hold was released already");
     }
 
     @Override
     public String toString() {
         return "DetachedLock[" + hold.name + ", fencing token " + hold.fencingToken + "]";
+    }
+
+    private void requireNotReleased() {
+        if (released.get()) {
+            throw releasedAlready();
+        }
+    }
+
+    private IllegalMonitorStateException releasedAlready() {
+        return new IllegalMonitorStateException("Lock '" + hold.name + "': this detached hold was released already");
     }
 }

@@ -58,18 +58,15 @@ final class StoreLock implements FencedLock {
 
     @Override
     public void unlock() {
-        Hold hold = registry.ownHold(name);
-        if (--hold.count == 0) {
-            registry.release(hold);
-        }
+        unlockAfter(Duration.ZERO);
     }
 
     @Override
     public void unlockAfter(Duration delay) {
-        Objects.requireNonNull(delay, "delay");
+        long delayMillis = delayMillis(name, delay);
         Hold hold = registry.ownHold(name);
         if (--hold.count == 0) {
-            registry.releaseAfter(hold, delay.isNegative() ? 0 : delay.toMillis());
+            registry.release(hold, delayMillis);
         }
     }
 
@@ -81,7 +78,7 @@ final class StoreLock implements FencedLock {
     @Override
     public boolean isHeldByCurrentThread() {
         Hold hold = registry.ownHoldOrNull(name);
-        return hold != null && !hold.isLost();
+        return hold != null && hold.isHeld();
     }
 
     @Override
@@ -126,6 +123,15 @@ final class StoreLock implements FencedLock {
     @Override
     public String toString() {
         return "FencedLock[" + name + ", " + lease + "]";
+    }
+
+    /** An {@code unlockAfter} delay in milliseconds: zero or less is none, more than {@link Lease#MAX} is refused. */
+    static long delayMillis(String name, Duration delay) {
+        Objects.requireNonNull(delay, "delay");
+        if (delay.isNegative() || delay.isZero()) {
+            return 0;
+        }
+        return Lease.checkedMillis(delay, "Lock '" + name + "': the unlockAfter delay", false);
     }
 
     private static long saturatedNanos(Duration wait) {

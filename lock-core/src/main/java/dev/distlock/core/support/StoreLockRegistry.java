@@ -12,8 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -24,36 +24,48 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>threads of this registry queue locally per name, so at most one of them talks to the backend;</li>
  *   <li>re-entrant holds are counted locally and cost no backend call;</li>
- *   <li>waiters queue in the store and sleep until a release hands them the lock, with a bounded, jittered
- *   poll as a fallback;</li>
- *   <li>one scheduler thread renews every renewed lease each third of the lease;</li>
- *   <li>a renewal, extend or release that finds the hold gone marks it lost and tells the listeners.</li>
+ *   <li>waiters queue in the store and are handed the lock by the release before them, with a bounded,
+ *   jittered poll as a fallback;</li>
+ *   <li>every hold is trusted only until a local deadline derived from its last confirmed lease; the
+ *   {@link Watchdog} renews leases concurrently and reports a hold lost the moment its deadline passes;</li>
+ *   <li>whatever a failed, timed-out or interrupted call may have left in the store is cleaned up in the
+ *   background ({@link Cleanup}).</li>
  * </ul>
  */
 public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
+    /** How long {@link #close()} gives waiting calls to leave the store's queue. */
+    private static final long CLOSE_WAIT_MILLIS = 5000;
+
     private final LockStore store;
     private final Duration defaultLease;
     private final long maxPollMillis;
+    private final long waiterTimeoutMillis;
     private final Listeners listeners;
     private final HoldTokens tokens = new HoldTokens();
     private final ConcurrentHashMap<String, NameState> states = new ConcurrentHashMap<>();
-    private final ScheduledThreadPoolExecutor watchdog;
+    private final Set<Acquisition.Waiter> waiting = ConcurrentHashMap.newKeySet();
+    private final Watchdog watchdog;
+    private final Cleanup cleanup;
+    private volatile boolean closed;
 
     protected StoreLockRegistry(LockStore store, Builder<?> settings) {
         this.store = Objects.requireNonNull(store, "store");
         this.defaultLease = settings.defaultLease;
         this.maxPollMillis = settings.maxPollInterval.toMillis();
+        this.waiterTimeoutMillis = waiterTimeoutMillis(maxPollMillis);
         this.listeners = new Listeners(settings.listeners);
-        this.watchdog = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "distlock-watchdog");
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.watchdog.setRemoveOnCancelPolicy(true);
-        // the executor wakes its thread whenever a new task becomes the earliest one; a no-op due every
-        // second stays ahead of nearly every renewal, so scheduling one for a new hold wakes nobody
-        this.watchdog.scheduleAtFixedRate(() -> { }, 1, 1, TimeUnit.SECONDS);
+        this.watchdog = new Watchdog(store, listeners, this::lose);
+        this.cleanup = new Cleanup(store, watchdog.timer(), watchdog.calls());
+    }
+
+    /**
+     * How long a waiter's queue entry lives after its last try, and the claim lease of a hand-off to it: the
+     * poll interval plus as much again (at least half a second), so a live waiter always asks again in time
+     * and a dead one blocks a name for about twice this at most.
+     */
+    static long waiterTimeoutMillis(long maxPollMillis) {
+        return maxPollMillis + Math.max(500, maxPollMillis);
     }
 
     @Override
@@ -63,12 +75,16 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     @Override
     public List<HeldLock> heldLocks() {
-        return states.values().stream()
-                .map(state -> state.hold)
-                .filter(Objects::nonNull)
-                .map(hold -> new HeldLock(hold.name, hold.label, hold.fencingToken, hold.acquiredAt,
-                        remainingLease(hold), hold.renewed))
-                .toList();
+        List<HeldLock> held = new ArrayList<>();
+        for (NameState state : states.values()) {
+            for (Hold hold : state.holds) {
+                if (hold.isHeld()) {
+                    held.add(new HeldLock(hold.name, hold.label, hold.fencingToken, hold.acquiredAt,
+                            remainingLease(hold), hold.renewed));
+                }
+            }
+        }
+        return held;
     }
 
     /** The lease a {@link Lease#renewed()} hold gets. */
@@ -76,14 +92,35 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         return defaultLease;
     }
 
-    /** Stops renewing and frees the backend resources. Holds still open expire with their leases. */
+    /**
+     * Withdraws the calls still waiting (they leave the store's queue and fail with
+     * {@link IllegalStateException}), stops renewing and frees the backend resources. Holds still open expire
+     * with their leases.
+     */
     @Override
     public void close() {
-        watchdog.shutdownNow();
+        closed = true;
+        for (NameState state : states.values()) {
+            // let calls waiting at a gate through, to find the registry closed
+            state.gate.release(Integer.MAX_VALUE / 2);
+        }
+        waiting.forEach(Acquisition.Waiter::wakeForClose);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
+        synchronized (waiting) {
+            while (!waiting.isEmpty() && System.nanoTime() - deadline < 0) {
+                try {
+                    waiting.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        watchdog.close();
         store.close();
     }
 
-    // --- used by StoreLock ---
+    // --- used by StoreLock and StoreDetachedLock ---
 
     /**
      * Acquires {@code name} for the current thread.
@@ -94,38 +131,35 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
      */
     boolean acquire(String name, Lease lease, String label, long waitNanos, boolean interruptible)
             throws InterruptedException {
-        if (watchdog.isShutdown()) {
-            throw new IllegalStateException("Lock '" + name + "' cannot be acquired: its registry is closed");
-        }
+        checkOpen(name);
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException("Interrupted before acquiring lock '" + name + "'");
         }
         NameState state = retain(name);
         boolean holding = false;
         try {
-            Hold current = state.hold;
-            if (current != null && current.owner == Thread.currentThread()) {
-                if (current.isLost()) {
-                    throw new LockLostException(name);
+            Hold current = state.heldBy(Thread.currentThread());
+            if (current != null) {
+                // re-entry counts only on a hold that is still valid
+                if (!current.isHeld()) {
+                    lose(current, current.expiryReason());
+                    throw new LockLostException(name, current.lostReason());
                 }
                 current.count++;
                 return true;
             }
-            Acquisition acquisition = new Acquisition(this, state, name, label,
-                    lease.durationOr(defaultLease).toMillis(), lease.isRenewed(), waitNanos, interruptible);
+            long leaseMillis = lease.durationOr(defaultLease).toMillis();
+            Acquisition acquisition = new Acquisition(this, state, name, label, leaseMillis, lease.isRenewed(),
+                    waitNanos, interruptible);
             Hold hold = acquisition.run();
             if (hold == null) {
                 return false;
             }
             holding = true;
-            state.hold = hold;
+            state.holds.add(hold);
             // listeners hear of the hold before the watchdog can report it lost
             listeners.acquired(new LockEvent(name, label, hold.fencingToken, acquisition.waited(), null));
-            if (hold.renewed) {
-                long period = Math.max(1, hold.leaseMillis / 3);
-                hold.renewWith(watchdog.scheduleWithFixedDelay(() -> renew(hold), period, period,
-                        TimeUnit.MILLISECONDS));
-            }
+            watchdog.watch(hold);
             return true;
         } finally {
             if (!holding) {
@@ -144,82 +178,94 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         return hold;
     }
 
-    /** The current thread's hold of {@code name}, or {@code null}. */
+    /** The current thread's hold of {@code name} (it may have been lost), or {@code null}. */
     Hold ownHoldOrNull(String name) {
         NameState state = states.get(name);
-        Hold hold = state != null ? state.hold : null;
-        return hold != null && hold.owner == Thread.currentThread() ? hold : null;
-    }
-
-    /** Releases the hold in the backend and lets the next local waiter in. */
-    void release(Hold hold) {
-        releaseAfter(hold, 0);
+        return state != null ? state.heldBy(Thread.currentThread()) : null;
     }
 
     /**
-     * Ends the hold locally and lets the next local waiter in; in the backend the lock is released, or, for
-     * a positive {@code delayMillis}, left to expire after that long.
+     * Ends the hold: locally at once (no renewal runs from now on, the next local waiter may go), and in the
+     * backend by a release or, for a positive {@code delayMillis}, by leaving the lock to expire after that
+     * long.
+     *
+     * @throws LockLostException if the hold was lost (before, or as the release found)
+     * @throws LockBackendException if the backend failed; a release is then retried in the background
      */
-    void releaseAfter(Hold hold, long delayMillis) {
-        boolean lostBefore = hold.finish();
-        boolean released;
+    void release(Hold hold, long delayMillis) {
+        boolean active = hold.end();
+        watchdog.unwatch(hold);
         try {
-            released = !lostBefore && uninterrupted(() -> delayMillis > 0
-                    ? store.extend(hold.name, hold.token, delayMillis)
-                    : store.release(hold.name, hold.token));
-        } catch (RuntimeException failure) {
-            listeners.releaseFailed(hold.event(failure));
-            throw new LockBackendException(hold.name, "release", failure);
+            if (!active) {
+                throw new LockLostException(hold.name, hold.lostReason());
+            }
+            if (hold.isPastDeadline(System.nanoTime())) {
+                reportLoss(hold, hold.expiryReason());
+                cleanup.abandon(hold.name, hold.token, hold.leaseMillis(), false);
+                throw new LockLostException(hold.name, hold.expiryReason());
+            }
+            boolean released;
+            try {
+                released = uninterrupted(() -> delayMillis > 0
+                        ? store.extend(hold.name, hold.token, delayMillis)
+                        : store.release(hold.name, hold.token));
+            } catch (RuntimeException failure) {
+                listeners.releaseFailed(hold.event(failure));
+                if (delayMillis <= 0) {
+                    cleanup.abandon(hold.name, hold.token, hold.leaseMillis(), true);
+                }
+                throw new LockBackendException(hold.name, "release", failure);
+            }
+            if (!released) {
+                String reason = "the release found that Redis no longer holds it under this hold's token";
+                reportLoss(hold, reason);
+                throw new LockLostException(hold.name, reason);
+            }
+            listeners.released(hold.event(null));
         } finally {
-            hold.state.hold = null;
-            hold.state.gate.release();
+            hold.giveBackGate();
+            hold.state.holds.remove(hold);
             release(hold.state, hold.name);
         }
-        if (!released) {
-            reportLost(hold);
-            throw new LockLostException(hold.name);
-        }
-        listeners.released(hold.event(null));
     }
 
+    /** Sets the hold's lease to {@code lease} from now; renewals and the local deadline follow it. */
     void extend(Hold hold, Duration lease) {
-        Objects.requireNonNull(lease, "lease");
-        if (lease.toMillis() < 1) {
-            throw new IllegalArgumentException("Lock '" + hold.name + "': a lease must be at least 1ms, got " + lease);
-        }
-        long leaseMillis = lease.toMillis();
-        boolean owned;
-        synchronized (hold) {
-            if (!hold.isActive()) {
-                throw new LockLostException(hold.name);
-            }
-            owned = backend(hold.name, "extend the lease",
-                    () -> uninterrupted(() -> store.extend(hold.name, hold.token, leaseMillis)));
-            if (owned) {
-                hold.leaseMillis = leaseMillis;
-            }
-        }
+        long leaseMillis = Lease.checkedMillis(lease, "Lock '" + hold.name + "': the lease", hold.renewed);
+        requireHeld(hold);
+        long sent = System.nanoTime();
+        boolean owned = backend(hold.name, "extend the lease",
+                () -> uninterrupted(() -> store.extend(hold.name, hold.token, leaseMillis)));
         if (!owned) {
-            reportLost(hold);
-            throw new LockLostException(hold.name);
+            String reason = "extend found that Redis no longer holds it under this hold's token";
+            lose(hold, reason);
+            throw new LockLostException(hold.name, reason);
         }
+        if (!hold.leaseSet(sent, leaseMillis)) {
+            throw new LockLostException(hold.name, hold.lostReason());
+        }
+        watchdog.watch(hold);
     }
 
+    /** The hold's remaining lease as the backend sees it; zero if it is lost. */
     Duration remainingLease(Hold hold) {
-        if (hold.isLost()) {
+        if (!hold.isHeld()) {
+            if (hold.isActive()) {
+                lose(hold, hold.expiryReason());
+            }
             return Duration.ZERO;
         }
         long millis = backend(hold.name, "read the remaining lease",
                 () -> uninterrupted(() -> store.remainingLeaseMillis(hold.name, hold.token)));
         if (millis < 0) {
-            reportLost(hold);
+            lose(hold, "reading its lease found that Redis no longer holds it under this hold's token");
             return Duration.ZERO;
         }
         return Duration.ofMillis(millis);
     }
 
     boolean isLocked(String name) {
-        return backend(name, "check the lock", () -> store.isLocked(name));
+        return backend(name, "check the lock", () -> uninterrupted(() -> store.isLocked(name)));
     }
 
     // --- used by Acquisition ---
@@ -236,33 +282,67 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         return maxPollMillis;
     }
 
+    long waiterTimeoutMillis() {
+        return waiterTimeoutMillis;
+    }
+
     Listeners listeners() {
         return listeners;
     }
 
-    // --- internals ---
+    Cleanup cleanup() {
+        return cleanup;
+    }
 
-    private void renew(Hold hold) {
-        boolean owned;
-        synchronized (hold) {
-            if (!hold.isActive()) {
-                return;
-            }
-            try {
-                owned = store.extend(hold.name, hold.token, hold.leaseMillis);
-            } catch (RuntimeException failure) {
-                listeners.renewalFailed(hold.event(failure));
-                return;
-            }
-        }
-        if (!owned) {
-            reportLost(hold);
+    boolean isClosed() {
+        return closed;
+    }
+
+    void checkOpen(String name) {
+        if (closed) {
+            throw new IllegalStateException("Lock '" + name + "' cannot be acquired: its registry is closed");
         }
     }
 
-    private void reportLost(Hold hold) {
-        if (hold.markLost()) {
-            listeners.lost(hold.event(null));
+    void waiting(Acquisition.Waiter waiter) {
+        waiting.add(waiter);
+    }
+
+    void doneWaiting(Acquisition.Waiter waiter) {
+        waiting.remove(waiter);
+        if (closed) {
+            synchronized (waiting) {
+                waiting.notifyAll();
+            }
+        }
+    }
+
+    // --- internals ---
+
+    /**
+     * The hold is lost: reported once, the local gate given back so other threads may go to the backend,
+     * and its key released in the background in case it is still there.
+     */
+    private void lose(Hold hold, String reason) {
+        if (!hold.markLost(reason)) {
+            return;
+        }
+        watchdog.unwatch(hold);
+        reportLoss(hold, reason);
+        hold.giveBackGate();
+        cleanup.abandon(hold.name, hold.token, hold.leaseMillis(), false);
+    }
+
+    private void reportLoss(Hold hold, String reason) {
+        listeners.lost(hold.event(new LockLostException(hold.name, reason)));
+    }
+
+    private void requireHeld(Hold hold) {
+        if (!hold.isHeld()) {
+            if (hold.isActive()) {
+                lose(hold, hold.expiryReason());
+            }
+            throw new LockLostException(hold.name, hold.lostReason());
         }
     }
 
@@ -313,33 +393,35 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
      */
     public abstract static class Builder<B extends Builder<B>> {
 
+        /** The longest poll interval accepted: an hour. */
+        private static final Duration MAX_POLL_INTERVAL = Duration.ofHours(1);
+
         private Duration defaultLease = Duration.ofSeconds(30);
         private Duration maxPollInterval = Duration.ofMillis(500);
         private final List<LockListener> listeners = new ArrayList<>();
 
         /**
          * The lease of holds obtained with {@link Lease#renewed()} (default 30s); the watchdog renews it
-         * every third of its length. A crashed holder blocks others for at most this long.
+         * every third of its length. A crashed holder blocks others for at most this long. Between
+         * {@link Lease#MIN_RENEWED} and {@link Lease#MAX}.
          */
         public B defaultLease(Duration lease) {
-            Objects.requireNonNull(lease, "defaultLease");
-            if (lease.toMillis() < 3) {
-                throw new IllegalArgumentException("defaultLease must be at least 3ms so it can be renewed every "
-                        + "third of it, got " + lease);
-            }
+            Lease.checkedMillis(lease, "defaultLease", true);
             this.defaultLease = lease;
             return self();
         }
 
         /**
-         * The longest a waiter sleeps before asking the backend again when no release notification
-         * arrives (default 500ms). Notifications normally wake waiters at once; this bounds the delay
-         * when one is lost. Waiters also wake when the holder's lease runs out.
+         * The longest a waiter sleeps before asking the backend again when no hand-off notice arrives
+         * (default 500ms, at most an hour). Notices normally wake waiters at once; this bounds the delay when
+         * one is lost. Waiters also wake when the holder's lease runs out. A waiter's place in the queue lives
+         * this long plus as much again (at least 500ms) after its last visit, which bounds how long a waiter
+         * that died blocks the lock: about twice that (2 seconds by default).
          */
         public B maxPollInterval(Duration interval) {
             Objects.requireNonNull(interval, "maxPollInterval");
-            if (interval.toMillis() < 1) {
-                throw new IllegalArgumentException("maxPollInterval must be at least 1ms, got " + interval);
+            if (interval.toMillis() < 1 || interval.compareTo(MAX_POLL_INTERVAL) > 0) {
+                throw new IllegalArgumentException("maxPollInterval must be between 1ms and 1 hour, got " + interval);
             }
             this.maxPollInterval = interval;
             return self();

@@ -1,0 +1,94 @@
+package dev.distlock.core.support;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes sure a token that may hold something in the backend ends up holding nothing, without making the
+ * caller wait: after a try failed, timed out or was interrupted (its command may have run even though no
+ * reply came), after an interrupt raced with a successful try, after a failed release, and when a hold was
+ * found lost by its deadline. An owner-checked {@link LockStore#abandon} runs in the background until the
+ * backend answers or a lease has passed (by then whatever the token held has expired anyway). When the
+ * outcome of a try is unknown, its command may still be on its way on another connection (a pooled client),
+ * so one more clean-up follows a second after the first answer.
+ */
+final class Cleanup {
+
+    private static final Logger log = LoggerFactory.getLogger(Cleanup.class);
+
+    private static final long FIRST_RETRY_MILLIS = 50;
+    private static final long MAX_RETRY_MILLIS = 1000;
+    private static final long TRAILING_MILLIS = 1000;
+
+    private final LockStore store;
+    private final ScheduledExecutorService timer;
+    private final ExecutorService calls;
+
+    Cleanup(LockStore store, ScheduledExecutorService timer, ExecutorService calls) {
+        this.store = store;
+        this.timer = timer;
+        this.calls = calls;
+    }
+
+    /**
+     * Abandons {@code token} of lock {@code name} in the background.
+     *
+     * @param leaseMillis the lease the token's try asked for: after that long nothing it took is left
+     * @param outcomeUnknown whether a command of the token may still reach the backend after this
+     */
+    void abandon(String name, String token, long leaseMillis, boolean outcomeUnknown) {
+        long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+        run(new Task(name, token, giveUpAt, outcomeUnknown), 0);
+    }
+
+    private void run(Task task, long delayMillis) {
+        try {
+            if (delayMillis == 0) {
+                calls.execute(task);
+            } else {
+                timer.schedule(() -> run(task, 0), delayMillis, TimeUnit.MILLISECONDS);
+            }
+        } catch (RejectedExecutionException closed) {
+            log.debug("Registry closed: lock '{}' token {} is left to expire with its lease", task.name, task.token);
+        }
+    }
+
+    private final class Task implements Runnable {
+
+        final String name;
+        final String token;
+        final long giveUpAt;
+        boolean trailing;
+        long retryMillis = FIRST_RETRY_MILLIS;
+
+        Task(String name, String token, long giveUpAt, boolean trailing) {
+            this.name = name;
+            this.token = token;
+            this.giveUpAt = giveUpAt;
+            this.trailing = trailing;
+        }
+
+        @Override
+        public void run() {
+            try {
+                store.abandon(name, token);
+            } catch (RuntimeException failure) {
+                if (System.nanoTime() - giveUpAt < 0) {
+                    long delay = retryMillis;
+                    retryMillis = Math.min(MAX_RETRY_MILLIS, retryMillis * 2);
+                    log.debug("Cleaning up lock '{}' failed, retrying in {}ms", name, delay, failure);
+                    Cleanup.this.run(this, delay);
+                }
+                return;
+            }
+            if (trailing) {
+                trailing = false;
+                Cleanup.this.run(this, TRAILING_MILLIS);
+            }
+        }
+    }
+}
