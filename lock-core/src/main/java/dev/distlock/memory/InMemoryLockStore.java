@@ -214,7 +214,8 @@ public final class InMemoryLockStore implements LockStore {
         if (current == null || !current.token().equals(token)) {
             Fence fence = fences.get(name);
             return current != null ? token.equals(current.previousOwner())
-                    : fence != null && fence.expiresAt() > now && token.equals(fence.owner());
+                    : fence != null && fence.expiresAt() > now
+                            && (token.equals(fence.owner()) || token.equals(fence.previousOwner()));
         }
         holds.remove(name);
         Waiter head = firstLiveWaiter(name, now);
@@ -237,7 +238,7 @@ public final class InMemoryLockStore implements LockStore {
         Fence last = fences.get(name);
         long micros = TimeUnit.MILLISECONDS.toMicros(now);
         long fence = last != null && last.expiresAt() > now ? Math.max(last.value() + 1, micros) : micros;
-        fences.put(name, new Fence(fence, token, now + fenceRetentionMillis));
+        fences.put(name, new Fence(fence, token, previousOwner, now + fenceRetentionMillis));
         Held held = new Held(token, now + leaseMillis, fence, previousOwner);
         holds.put(name, held);
         return held;
@@ -308,7 +309,7 @@ public final class InMemoryLockStore implements LockStore {
         });
     }
 
-    private record Fence(long value, String owner, long expiresAt) {
+    private record Fence(long value, String owner, String previousOwner, long expiresAt) {
     }
 
     private record Held(String token, long expiresAt, long fencingToken, String previousOwner) {

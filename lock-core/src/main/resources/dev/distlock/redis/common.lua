@@ -5,9 +5,9 @@
 --           owner's release looks in the queue), and '<token> <fencing token> <previous owner>' after a
 --           hand-off (the new owner reads its fencing token there if it missed the notice, and a repeated
 --           release of the previous owner sees that it took effect).
---   KEYS[2] the fence: '<last fencing token> <its owner token>', with ' q' at the end while waiters may be
---           queued (so whoever finds the lock free looks in the queue before taking it). It lives
---           fence-retention after its last use.
+--   KEYS[2] the fence: '<last fencing token> <its owner token>', then the owner it was handed over from
+--           (if it was), then ' q' while waiters may be queued (so whoever finds the lock free looks in the
+--           queue before taking it). It lives fence-retention after its last use.
 --   KEYS[3] the queue: waiter tokens in arrival order.
 --   KEYS[4] the waiters: token -> '<deadline ms> <lease ms> <timeout ms> <channel>'. An entry is live until
 --           its deadline (server clock), which each try of its waiter moves to now + timeout.
@@ -54,16 +54,17 @@ local function previous_owner(value)
   return value and string.match(value, '^%S+ %d+ (%S+)$')
 end
 
--- The fence value's last fencing token (0 if none or garbage), owner token, and whether waiters may be queued.
+-- The fence value's last fencing token (0 if none or garbage), owner token, whether waiters may be queued,
+-- and the owner it was handed over from.
 local function parse_fence(value)
   if not value then
-    return 0, nil, false
+    return 0, nil, false, nil
   end
   local last = tonumber(string.match(value, '^(%-?%d+)'))
   if not last or last < 0 or last > MAX_FENCE then
-    return 0, nil, true
+    return 0, nil, true, nil
   end
-  return last, string.match(value, '^%S+ (%S+)'), string.sub(value, -2) == ' q'
+  return last, string.match(value, '^%S+ (%S+)'), string.sub(value, -2) == ' q', string.match(value, '^%S+ %S+ (%S+)')
 end
 
 -- Issues the next fencing token to owner: larger than the last one kept in the fence and at least the server
@@ -185,8 +186,8 @@ local function release(token, retention)
     if held then
       return { previous_owner(held) == token and 1 or 0 }
     end
-    local _, owner = parse_fence(value_or_false(redis.pcall('GET', KEYS[2])))
-    return { owner == token and 1 or 0 }
+    local _, owner, _, previous = parse_fence(value_or_false(redis.pcall('GET', KEYS[2])))
+    return { (owner == token or previous == token) and 1 or 0 }
   end
   local now_ms, now_us = clock()
   local waiter = pop_live_waiter(now_ms)
@@ -194,7 +195,7 @@ local function release(token, retention)
     redis.call('DEL', KEYS[1])
     return { 1 }
   end
-  local fence = issue_fence(waiter.token, ' q', now_us, retention)
+  local fence = issue_fence(waiter.token, ' ' .. token .. ' q', now_us, retention)
   local refused = hand_over(waiter, fence, token, now_ms)
   if refused then
     return { 1, refused }

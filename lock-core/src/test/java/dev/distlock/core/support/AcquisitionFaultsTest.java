@@ -1,0 +1,219 @@
+package dev.distlock.core.support;
+
+import static dev.distlock.core.support.Registries.PATIENCE;
+import static dev.distlock.core.support.Registries.awaitUntil;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.support.Registries.Background;
+import dev.distlock.core.support.ScriptedLockStore.Call;
+import dev.distlock.core.support.ScriptedLockStore.Op;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Tries whose reply is lost, late, interrupted or sent twice: the caller gets a clear answer within one
+ * backend call, nothing is left held by a token nobody tracks, and no two holders ever overlap.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class AcquisitionFaultsTest {
+
+    private final Registries registries = new Registries();
+    private final ScriptedLockStore store = registries.store;
+    private final Events events = new Events();
+
+    @AfterEach
+    void close() {
+        registries.close();
+    }
+
+    /**
+     * Issue case 1: {@code lock()} is interrupted while its try is in flight and the lock is handed to it. The
+     * token of that try is abandoned (its hand-off passes on) and the call goes on with a new token: it never
+     * holds the lock together with the next waiter.
+     */
+    @Test
+    void anInterruptedTryThatCoincidesWithAHandOffNeverMakesTwoHolders() throws Exception {
+        FencedLock holder = registries.process(events).obtain("job");
+        ScriptedRegistry interruptedProcess = registries.process(events, b -> b.maxPollInterval(Duration.ofMillis(50)));
+        ScriptedRegistry nextProcess = registries.process(events);
+        Oracle oracle = new Oracle();
+        holder.lock();
+        Background<Boolean> interrupted = new Background<>("interrupted", () -> {
+            FencedLock lock = interruptedProcess.obtain("job");
+            lock.lock();
+            oracle.inside(lock.fencingToken());
+            lock.unlock();
+            return Thread.interrupted();
+        });
+        awaitUntil(() -> store.backend.waitersQueued("job") == 1);
+        // its next poll runs (the entry stays live) but the reply hangs
+        Call poll = store.next(Op.ACQUIRE, "job").holdAfterRunning();
+        Thread polling = poll.awaitEntered();
+        Background<Boolean> next = new Background<>("next", () -> {
+            FencedLock lock = nextProcess.obtain("job");
+            if (!lock.tryLock(PATIENCE)) {
+                return false;
+            }
+            oracle.inside(lock.fencingToken());
+            lock.unlock();
+            return true;
+        });
+        awaitUntil(() -> store.backend.waitersQueued("job") == 2);
+
+        holder.unlock();
+        polling.interrupt();
+
+        assertThat(interrupted.get()).as("lock() returned holding, with the interrupt flag set").isTrue();
+        assertThat(next.get()).isTrue();
+        assertThat(oracle.maxInside()).as("holders at once").isEqualTo(1);
+        assertThat(oracle.fences()).hasSize(2).isSorted().doesNotHaveDuplicates();
+        assertThat(store.backend.isLocked("job")).isFalse();
+    }
+
+    /** Issue case 7: the try took the lock, but its reply was lost. */
+    @Test
+    void aTryWhoseReplyWasLostLeavesNoOwnerlessLockBehind() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job");
+        store.next(Op.ACQUIRE, "job").loseReply();
+
+        assertThatThrownBy(lock::tryLock).isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("'job'").hasMessageContaining("the reply of ACQUIRE was lost");
+
+        // the backend did give the lock to that try's token: the clean-up releases it in the background
+        awaitUntil(() -> !store.backend.isLocked("job"));
+        assertThat(registries.process(new Events()).obtain("job").tryLock()).isTrue();
+        assertThat(events.acquireFailed).singleElement()
+                .satisfies(event -> assertThat(event.error()).isInstanceOf(LockBackendException.class));
+    }
+
+    /**
+     * Issue case 7, the caller's side: a queued waiter whose poll fails returns after that one call; leaving
+     * the queue happens in the background, not in two more calls that could each take a command timeout.
+     */
+    @Test
+    void aWaiterWhosePollFailsReturnsAtOnceAndLeavesTheQueueInTheBackground() throws Exception {
+        FencedLock holder = registries.process(events).obtain("job");
+        FencedLock waiter = registries.process(events, b -> b.maxPollInterval(Duration.ofMillis(20))).obtain("job");
+        holder.lock();
+        Background<Boolean> waiting = new Background<>("waiter", () -> waiter.tryLock(PATIENCE));
+        awaitUntil(() -> store.backend.waitersQueued("job") == 1);
+        store.next(Op.ACQUIRE, "job").loseReply();
+
+        assertThatThrownBy(waiting::get).isInstanceOf(LockBackendException.class);
+        Thread caller = waiting.thread;
+        assertThat(store.callsOn(Op.LEAVE, caller) + store.callsOn(Op.ABANDON, caller)
+                + store.callsOn(Op.RELEASE, caller)).isZero();
+        awaitUntil(() -> store.backend.waitersQueued("job") == 0);
+        holder.unlock();
+        assertThat(store.backend.isLocked("job")).as("not handed to the failed waiter").isFalse();
+    }
+
+    /** Issue case 7 for zero waits: a {@code tryLock()} that fails leaves nothing held either. */
+    @Test
+    void aZeroWaitTryThatFailsAfterTakingTheLockLeavesItFree() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job");
+        store.next(Op.ACQUIRE, "job").loseReply();
+        assertThatThrownBy(() -> lock.tryLock(Duration.ZERO)).isInstanceOf(LockBackendException.class);
+        awaitUntil(() -> !store.backend.isLocked("job"));
+        assertThat(lock.tryLock()).isTrue();
+        lock.unlock();
+    }
+
+    /** Issue case 8: the client sent the try again after a reconnect; the caller sees only the second reply. */
+    @Test
+    void aTrySentTwiceReportsTheHoldItMade() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job");
+        store.next(Op.ACQUIRE, "job").replay();
+
+        assertThat(lock.tryLock()).isTrue();
+        assertThat(lock.fencingToken()).isPositive();
+        assertThat(registries.process(new Events()).obtain("job").tryLock()).isFalse();
+        lock.unlock();
+        assertThat(store.backend.isLocked("job")).isFalse();
+    }
+
+    /** Issue case 8: a release sent twice reports neither a loss nor a failure. */
+    @Test
+    void aReleaseSentTwiceReportsNothingFalse() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job");
+        lock.lock();
+        store.next(Op.RELEASE, "job").replay();
+
+        lock.unlock();
+
+        assertThat(events.lost).isEmpty();
+        assertThat(events.released).hasSize(1);
+    }
+
+    /** Issue case 8: a release that handed the lock over, sent twice, reports nothing false either. */
+    @Test
+    void aHandingOverReleaseSentTwiceReportsNothingFalse() throws Exception {
+        FencedLock holder = registries.process(events).obtain("job");
+        FencedLock waiter = registries.process(new Events()).obtain("job");
+        holder.lock();
+        Background<Boolean> waiting = new Background<>("waiter", () -> {
+            boolean acquired = waiter.tryLock(PATIENCE);
+            if (acquired) {
+                waiter.unlock();
+            }
+            return acquired;
+        });
+        awaitUntil(() -> store.backend.waitersQueued("job") == 1);
+        store.next(Op.RELEASE, "job").replay();
+
+        holder.unlock();
+
+        assertThat(waiting.get()).isTrue();
+        assertThat(events.lost).isEmpty();
+    }
+
+    /** An interrupt while waiting ends the call at once and takes the waiter out of the queue. */
+    @Test
+    void anInterruptedWaiterLeavesTheQueueSoTheLockIsNotHandedToIt() throws Exception {
+        FencedLock holder = registries.process(events).obtain("job");
+        FencedLock waiter = registries.process(events).obtain("job");
+        holder.lock();
+        Background<Boolean> waiting = new Background<>("waiter", () -> waiter.tryLock(PATIENCE));
+        awaitUntil(() -> store.backend.waitersQueued("job") == 1);
+
+        waiting.thread.interrupt();
+
+        assertThatThrownBy(waiting::get).isInstanceOf(InterruptedException.class);
+        assertThat(store.backend.waitersQueued("job")).isZero();
+        holder.unlock();
+        assertThat(store.backend.isLocked("job")).isFalse();
+    }
+
+    /** Records who is inside and the fencing tokens, as the protected resource would. */
+    private static final class Oracle {
+
+        private final AtomicInteger inside = new AtomicInteger();
+        private final AtomicInteger maxInside = new AtomicInteger();
+        private final List<Long> fences = new CopyOnWriteArrayList<>();
+
+        void inside(long fence) {
+            maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+            fences.add(fence);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // work, so that an overlap would show
+            inside.decrementAndGet();
+        }
+
+        int maxInside() {
+            return maxInside.get();
+        }
+
+        List<Long> fences() {
+            return fences;
+        }
+    }
+}

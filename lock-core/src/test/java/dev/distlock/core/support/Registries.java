@@ -1,0 +1,92 @@
+package dev.distlock.core.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * Registries on one {@link ScriptedLockStore}, each standing for a process, closed after the test; and the
+ * small tools the engine's fault tests share.
+ */
+final class Registries implements AutoCloseable {
+
+    static final Duration PATIENCE = Duration.ofSeconds(10);
+
+    final ScriptedLockStore store = new ScriptedLockStore();
+    private final Deque<ScriptedRegistry> open = new ArrayDeque<>();
+
+    /** A registry ("a process") reporting to {@code events}. */
+    ScriptedRegistry process(Events events) {
+        return process(events, UnaryOperator.identity());
+    }
+
+    ScriptedRegistry process(Events events, UnaryOperator<ScriptedRegistry.Builder> settings) {
+        ScriptedRegistry registry = settings.apply(ScriptedRegistry.on(store).listener(events)).build();
+        open.push(registry);
+        return registry;
+    }
+
+    @Override
+    public void close() {
+        store.close();
+        while (!open.isEmpty()) {
+            open.pop().close();
+        }
+    }
+
+    /** Polls {@code condition} until it holds, for at most {@link #PATIENCE}. */
+    static void awaitUntil(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("condition not met within " + PATIENCE).isNegative();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+        }
+    }
+
+    /** Work on a thread of its own (tests interrupt it), with its outcome awaited for a bounded time. */
+    static final class Background<T> {
+
+        private final CompletableFuture<T> outcome = new CompletableFuture<>();
+        final Thread thread;
+
+        Background(String name, Callable<T> work) {
+            thread = new Thread(() -> {
+                try {
+                    outcome.complete(work.call());
+                } catch (Throwable failure) {
+                    outcome.completeExceptionally(failure);
+                }
+            }, name);
+            thread.start();
+        }
+
+        boolean isDone() {
+            return outcome.isDone();
+        }
+
+        T get() throws Exception {
+            try {
+                return outcome.get(PATIENCE.toMillis() * 3, TimeUnit.MILLISECONDS);
+            } catch (ExecutionException ex) {
+                if (ex.getCause() instanceof Exception cause) {
+                    throw cause;
+                }
+                throw ex;
+            }
+        }
+    }
+
+    /** Calls {@code work} on another thread and returns its result. */
+    static <T> T inOtherThread(Callable<T> work) throws Exception {
+        return new Background<>("other", work).get();
+    }
+}
