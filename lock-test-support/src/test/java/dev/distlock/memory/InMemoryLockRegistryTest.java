@@ -3,6 +3,7 @@ package dev.distlock.memory;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.test.contract.LockRegistryContract;
+import java.time.Duration;
 
 /** The lock contract on the in-memory store, with several registries on one store as processes. */
 class InMemoryLockRegistryTest extends LockRegistryContract {
@@ -10,8 +11,8 @@ class InMemoryLockRegistryTest extends LockRegistryContract {
     private final InMemoryLockStore store = new InMemoryLockStore();
 
     @Override
-    protected LockRegistry newRegistry(LockListener listener) {
-        return InMemoryLockRegistry.builder().store(store).listener(listener).build();
+    protected LockRegistry newRegistry(LockListener listener, Duration maxPollInterval) {
+        return InMemoryLockRegistry.builder().store(store).listener(listener).maxPollInterval(maxPollInterval).build();
     }
 
     @Override

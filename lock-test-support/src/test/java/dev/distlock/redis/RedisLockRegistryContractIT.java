@@ -22,10 +22,10 @@ abstract class RedisLockRegistryContractIT extends LockRegistryContract {
     abstract RedisConnectionFactory connectionFactory(RedisServer server, Duration timeout);
 
     @Override
-    protected LockRegistry newRegistry(LockListener listener) {
+    protected LockRegistry newRegistry(LockListener listener, Duration maxPollInterval) {
         RedisConnectionFactory factory = connectionFactory(redis.server(), Duration.ofSeconds(5));
         closeAfterTest(() -> ((org.springframework.beans.factory.DisposableBean) factory).destroy());
-        return RedisLockRegistry.builder(factory).listener(listener).build();
+        return RedisLockRegistry.builder(factory).listener(listener).maxPollInterval(maxPollInterval).build();
     }
 
     @Override

@@ -42,10 +42,14 @@ public abstract class LockRegistryContract {
     private final List<AutoCloseable> registries = new ArrayList<>();
     private final List<AutoCloseable> resources = new ArrayList<>();
 
+    /** The poll interval of registries the tests do not set one for: the registries' default. */
+    protected static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(500);
+
     /**
-     * A new registry on the shared backend, standing for another process, reporting to {@code listener}.
+     * A new registry on the shared backend, standing for another process, reporting to {@code listener}, whose
+     * waiters ask the backend again at least every {@code maxPollInterval} when they hear no hand-off.
      */
-    protected abstract LockRegistry newRegistry(LockListener listener) throws Exception;
+    protected abstract LockRegistry newRegistry(LockListener listener, Duration maxPollInterval) throws Exception;
 
     /** Deletes the lock's key in the backend, as an administrator or a buggy client would. */
     protected abstract void deleteFromOutside(LockRegistry registry, String name) throws Exception;
@@ -63,7 +67,12 @@ public abstract class LockRegistryContract {
 
     /** A new registry reporting to {@code listener}; closed after the test. */
     protected final LockRegistry registry(LockListener listener) throws Exception {
-        LockRegistry registry = newRegistry(listener);
+        return registry(listener, DEFAULT_POLL_INTERVAL);
+    }
+
+    /** A new registry reporting to {@code listener} and polling every {@code maxPollInterval}; closed after the test. */
+    protected final LockRegistry registry(LockListener listener, Duration maxPollInterval) throws Exception {
+        LockRegistry registry = newRegistry(listener, maxPollInterval);
         if (registry instanceof AutoCloseable closeable) {
             registries.add(closeable);
         }
@@ -400,6 +409,83 @@ public abstract class LockRegistryContract {
         assertThat(listener.events("lost")).singleElement()
                 .satisfies(event -> assertThat(event.fencingToken()).isEqualTo(firstFence));
         assertThat(first.holdCount()).isZero();
+    }
+
+    @Test
+    void aFixedLeaseThatRanOutIsLostAtOnceCannotBeReenteredAndFreesTheNameForTheOtherThreads() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        LockRegistry registry = registry(listener);
+        FencedLock lock = registry.obtain("ran-out", Lease.fixed(Duration.ofMillis(200)));
+        lock.lock();
+
+        assertThat(listener.awaitLoss(PATIENCE)).isTrue();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        assertThatThrownBy(lock::tryLock).isInstanceOf(LockLostException.class).hasMessageContaining("'ran-out'");
+        assertThat(lock.holdCount()).isOne();
+        assertThat(acquiresInOtherThread(registry.obtain("ran-out"), PATIENCE)).isTrue();
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+        assertThat(listener.events("lost")).singleElement()
+                .satisfies(event -> assertThat(event.error()).hasMessageContaining("ran out"));
+    }
+
+    @Test
+    void aWaiterWakesWhenTheHoldersLeaseRunsOutInTheBackend() throws Exception {
+        LockRegistry holderProcess = registry();
+        holderProcess.obtain("abandoned", Lease.fixed(Duration.ofMillis(300))).lock();
+        // the holder's process goes away without releasing: only the lease frees the lock
+        ((AutoCloseable) holderProcess).close();
+        FencedLock waiter = registry(new RecordingListener(), Duration.ofMinutes(1)).obtain("abandoned");
+
+        assertThat(waiter.tryLock(PATIENCE)).as("woken by the lease's end, not by its one-minute poll").isTrue();
+        waiter.unlock();
+    }
+
+    @Test
+    void aHandOffIsConfirmedWithTheNewOwnersFullLease() throws Exception {
+        LockRegistry backend = registry();
+        FencedLock holder = backend.obtain("confirmed");
+        FencedLock waiter = registry().obtain("confirmed", Lease.fixed(Duration.ofSeconds(60)));
+        holder.lock();
+        Background<Duration> waiting = new Background<>(() -> {
+            if (!waiter.tryLock(PATIENCE)) {
+                return Duration.ZERO;
+            }
+            // a hand-off sets a short claim lease, which the new owner extends at once to its own
+            long deadline = System.nanoTime() + PATIENCE.toNanos();
+            Duration left = waiter.remainingLease();
+            while (left.compareTo(Duration.ofSeconds(30)) < 0 && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+                left = waiter.remainingLease();
+            }
+            waiter.unlock();
+            return left;
+        });
+        awaitUntil(() -> waitersQueued(backend, "confirmed") == 1);
+
+        holder.unlock();
+
+        assertThat(waiting.get()).isGreaterThan(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void closingARegistryWithdrawsTheCallsWaitingInIt() throws Exception {
+        LockRegistry backend = registry();
+        FencedLock holder = backend.obtain("closing");
+        holder.lock();
+        LockRegistry closing = registry();
+        Background<Boolean> waiting = new Background<>(() -> {
+            closing.obtain("closing").lock();
+            return true;
+        });
+        awaitUntil(() -> waitersQueued(backend, "closing") == 1);
+
+        ((AutoCloseable) closing).close();
+
+        assertThatThrownBy(waiting::get).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("'closing'").hasMessageContaining("closed");
+        assertThat(waitersQueued(backend, "closing")).isZero();
+        holder.unlock();
+        assertThat(holder.isLocked()).as("nothing was handed to the closed registry").isFalse();
     }
 
     @Test
