@@ -58,8 +58,8 @@ if owned_by(held, token) then
   return { 1, own_fence(held, token, now_us, retention), now_ms }
 end
 
-if ARGV[4] == '1' then
-  enqueue(token, lease, ARGV[5], ARGV[6], now_ms)
+if ARGV[4] == '1' and enqueue(token, lease, ARGV[5], ARGV[6], now_ms) then
+  -- a new entry: the owner's release must look in the queue, and so must whoever finds the lock free
   if not string.find(held, ' ', 1, true) then
     redis.call('APPEND', KEYS[1], ' ')
   end

@@ -135,10 +135,11 @@ local function leave_queue(token)
 end
 
 -- Queues the token, or moves its entry's deadline; keeps the queue alive as long as its longest-lived entry,
--- so waiters with different timeouts never cut each other's entries short.
+-- so waiters with different timeouts never cut each other's entries short. Returns whether it was new.
 local function enqueue(token, lease, timeout, channel, now_ms)
   local entry = fmt(now_ms + timeout) .. ' ' .. lease .. ' ' .. timeout .. ' ' .. channel
-  if redis.call('HSET', KEYS[4], token, entry) == 1 then
+  local new = redis.call('HSET', KEYS[4], token, entry) == 1
+  if new then
     redis.call('RPUSH', KEYS[3], token)
   end
   local ttl = math.min(redis.call('PTTL', KEYS[3]), redis.call('PTTL', KEYS[4]))
@@ -146,6 +147,7 @@ local function enqueue(token, lease, timeout, channel, now_ms)
     redis.call('PEXPIRE', KEYS[3], timeout)
     redis.call('PEXPIRE', KEYS[4], timeout)
   end
+  return new
 end
 
 -- Marks the fence so that whoever finds the lock free looks in the queue first.

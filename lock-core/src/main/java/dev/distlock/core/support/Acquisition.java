@@ -218,7 +218,7 @@ final class Acquisition {
                         result = tryOnce(true);
                     }
                 }
-                return hold(result.fencingToken(), LeaseTiming.validUntil(lastSentNanos, leaseMillis), false);
+                return hold(result.fencingToken(), lastSentNanos);
             } finally {
                 if (subscription != null) {
                     subscription.close();
@@ -250,7 +250,7 @@ final class Acquisition {
             if (left < TimeUnit.MILLISECONDS.toNanos(lease) / NOTICE_TRUST_DIVISOR) {
                 return null;
             }
-            return hold(notice.fencingToken(), validUntil, true);
+            return handedHold(notice.fencingToken(), validUntil);
         }
 
         /** One atomic try, with the interrupt flag cleared. */
@@ -294,9 +294,7 @@ final class Acquisition {
             try {
                 AcquireResult result = store.leaveQueue(name, token, leaseMillis);
                 mayHoldSomething = false;
-                return result.acquired()
-                        ? hold(result.fencingToken(), LeaseTiming.validUntil(sent, leaseMillis), false)
-                        : null;
+                return result.acquired() ? hold(result.fencingToken(), sent) : null;
             } catch (RuntimeException failure) {
                 outcomeUnknown = true; // the clean-up takes over
                 return null;
@@ -355,10 +353,23 @@ final class Acquisition {
             }
         }
 
-        private Hold hold(long fencingToken, long validUntilNanos, boolean confirmPending) {
+        /** The hold a try (or leaving the queue) sent at {@code sentNanos} gave, with the full lease. */
+        private Hold hold(long fencingToken, long sentNanos) {
             mayHoldSomething = false;
-            return new Hold(state, name, label, token, fencingToken, leaseMillis, renewed, validUntilNanos,
-                    confirmPending, System.nanoTime());
+            return new Hold(state, name, label, token, fencingToken, leaseMillis, renewed,
+                    LeaseTiming.validUntil(sentNanos, leaseMillis), false,
+                    sentNanos + LeaseTiming.renewalPeriodNanos(leaseMillis));
+        }
+
+        /**
+         * The hold a hand-off notice gave, with the claim lease until {@code validUntilNanos}. It is confirmed
+         * (extended to the full lease) a third into the claim, so a short hold ends before it costs a call.
+         */
+        private Hold handedHold(long fencingToken, long validUntilNanos) {
+            mayHoldSomething = false;
+            long now = System.nanoTime();
+            return new Hold(state, name, label, token, fencingToken, leaseMillis, renewed, validUntilNanos, true,
+                    now + Math.max(0, validUntilNanos - now) / 3);
         }
 
         private void checkInterrupt() throws InterruptedException {

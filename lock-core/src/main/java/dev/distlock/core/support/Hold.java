@@ -54,8 +54,13 @@ final class Hold {
     int failedRenewals;
     ScheduledFuture<?> tick;
 
+    /**
+     * @param validUntilNanos the local deadline of the lease the backend set
+     * @param confirmPending whether that lease is only a hand-off's claim, to be extended to the full lease
+     * @param nextRenewalNanos when the first renewal (or the confirmation) is due
+     */
     Hold(NameState state, String name, String label, String token, long fencingToken, long leaseMillis,
-            boolean renewed, long validUntilNanos, boolean confirmPending, long sentNanos) {
+            boolean renewed, long validUntilNanos, boolean confirmPending, long nextRenewalNanos) {
         this.state = state;
         this.name = name;
         this.label = label;
@@ -65,7 +70,7 @@ final class Hold {
         this.renewed = renewed;
         this.validUntilNanos = validUntilNanos;
         this.confirmPending = confirmPending;
-        this.nextRenewalNanos = confirmPending ? sentNanos : sentNanos + LeaseTiming.renewalPeriodNanos(leaseMillis);
+        this.nextRenewalNanos = nextRenewalNanos;
     }
 
     /** Whether the hold is neither lost nor ended and its deadline has not passed. */
