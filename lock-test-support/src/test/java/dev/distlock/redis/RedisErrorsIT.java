@@ -1,0 +1,149 @@
+package dev.distlock.redis;
+
+import static dev.distlock.redis.RedisProbes.PATIENCE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.Lease;
+import dev.distlock.core.LockBackendException;
+import dev.distlock.test.RedisServerExtension;
+import dev.distlock.test.contract.RecordingListener;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * What Redis refuses, and how it reaches the caller: with Redis's own words, as a loss where the key is not
+ * a lock, and never as a failed release when only the hand-off notice was refused.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RedisErrorsIT {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    /** Closed last-in first-out: registries before their connection factories. */
+    private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
+
+    @AfterEach
+    void close() throws Exception {
+        while (!closeables.isEmpty()) {
+            closeables.pop().close();
+        }
+    }
+
+    @Test
+    void aBackendErrorCarriesWhatRedisSaidBesideTheLockName() {
+        redis.server().command("ACL", "SETUSER", "noscript", "on", ">secret", "~*", "&*", "+@all", "-evalsha", "-eval");
+        FencedLock lock = registry(factory("noscript"), UnaryOperator.identity()).obtain("job");
+
+        assertThatThrownBy(lock::tryLock).isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("'job'").hasMessageContaining("NOPERM");
+    }
+
+    @Test
+    void aRefusedHandOffNoticeNeitherFailsNorUndoesTheReleaseAndIsReportedOnce() throws Exception {
+        // Redis 7's default for new users: no channel at all
+        redis.server().command("ACL", "SETUSER", "nochannel", "on", ">secret", "~*", "resetchannels", "+@all");
+        ListAppender<ILoggingEvent> log = capture(RedisLockStore.class);
+        RedisLockRegistry holderProcess = registry(factory("nochannel"), UnaryOperator.identity());
+        RedisLockRegistry waiterProcess = registry(factory("nochannel"), b -> b.maxPollInterval(Duration.ofMillis(100)));
+        FencedLock holder = holderProcess.obtain("job");
+        FencedLock waiter = waiterProcess.obtain("job");
+
+        for (int round = 0; round < 3; round++) {
+            holder.lock();
+            CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> lockAndUnlock(waiter));
+            RedisProbes.awaitUntil(() -> Long.valueOf(1).equals(redis.server().command("LLEN", "distlock:{job}:queue")));
+            holder.unlock(); // hands over; the PUBLISH is refused
+
+            assertThat(waiting.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).as("found at its next poll").isTrue();
+        }
+        assertThat(log.list).filteredOn(event -> event.getLevel() == Level.WARN).singleElement()
+                .satisfies(event -> assertThat(event.getFormattedMessage()).contains("publish to the channel")
+                        .contains("distlock:granted:*"));
+    }
+
+    @Test
+    void aLockKeyOfAnotherTypeFailsTheAcquireWithWhatItHolds() {
+        redis.server().command("HSET", "distlock:{job}", "field", "value");
+        FencedLock lock = registry(factory(null), UnaryOperator.identity()).obtain("job");
+
+        assertThatThrownBy(lock::tryLock).isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("'job'").hasMessageContaining("WRONGTYPE").hasMessageContaining("holds a hash");
+    }
+
+    @Test
+    void aHeldKeyReplacedByAnotherTypeIsALossNotARenewalFailure() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        FencedLock lock = registry(factory(null), b -> b.listener(listener))
+                .obtain("job", Lease.renewed(Duration.ofMillis(600)));
+        lock.lock();
+
+        redis.server().command("DEL", "distlock:{job}");
+        redis.server().command("HSET", "distlock:{job}", "field", "value");
+
+        assertThat(listener.awaitLoss(PATIENCE)).isTrue();
+        assertThat(listener.events("renewalFailed")).isEmpty();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        assertThat((String) redis.server().command("TYPE", "distlock:{job}")).isEqualTo("hash");
+    }
+
+    private static boolean lockAndUnlock(FencedLock lock) {
+        try {
+            if (!lock.tryLock(PATIENCE)) {
+                return false;
+            }
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        lock.unlock();
+        return true;
+    }
+
+    private LettuceConnectionFactory factory(String user) {
+        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(redis.server().host(), redis.server().port());
+        if (user != null) {
+            server.setUsername(user);
+            server.setPassword("secret");
+        }
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(server,
+                LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(5)).build());
+        factory.afterPropertiesSet();
+        factory.start();
+        closeables.push(factory::destroy);
+        return factory;
+    }
+
+    private RedisLockRegistry registry(LettuceConnectionFactory factory, UnaryOperator<RedisLockRegistry.Builder> settings) {
+        RedisLockRegistry registry = settings.apply(RedisLockRegistry.builder(factory)).build();
+        closeables.push(registry);
+        return registry;
+    }
+
+    private ListAppender<ILoggingEvent> capture(Class<?> source) {
+        Logger logger = (Logger) LoggerFactory.getLogger(source);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        closeables.push(() -> logger.detachAppender(appender));
+        return appender;
+    }
+}
