@@ -26,8 +26,11 @@ else
   held = redis.pcall('GET', KEYS[1])
 end
 if type(held) == 'table' and held.err then
-  return redis.error_reply('WRONGTYPE the lock key ' .. KEYS[1] .. ' holds a ' .. redis.call('TYPE', KEYS[1]).ok
-      .. ', not a distlock lock: something else uses this key')
+  if string.find(held.err, 'WRONGTYPE', 1, true) then
+    return redis.error_reply('WRONGTYPE the lock key ' .. KEYS[1] .. ' holds a ' .. redis.call('TYPE', KEYS[1]).ok
+        .. ', not a distlock lock: something else uses this key')
+  end
+  return redis.error_reply(held.err)
 end
 
 if not held then
