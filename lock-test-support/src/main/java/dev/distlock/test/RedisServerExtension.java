@@ -3,6 +3,7 @@ package dev.distlock.test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -24,10 +25,18 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * }
  * }</pre>
  *
+ * <p>Several servers start in parallel. To run them on another server version, e.g. for Redlock tests on Valkey:
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static final RedisServerExtension redis =
+ *         RedisServerExtension.servers(5).using(RedisBinary.named(RedisBinary.VALKEY_8_0));
+ * }</pre>
+ *
  * <p>The servers start once before all tests of the class and are stopped and deleted after them. Before each test
  * every server is brought back to a clean state: a suspended one is resumed, a stopped or client-paused one is
  * restarted (or unpaused), and all data and cached Lua scripts are flushed ({@code FLUSHALL}, {@code SCRIPT FLUSH}).
- * Tests may therefore stop, restart, suspend or pause servers freely.
+ * Tests may therefore stop, kill, restart, suspend or pause servers freely.
  *
  * <p>If the field is not static (and the class uses the default per-method lifecycle), the servers are started before
  * each test and stopped after it, which works but is slower. The extension is not meant for concurrent test execution
@@ -40,20 +49,22 @@ public final class RedisServerExtension
     private static final Duration RESET_TIMEOUT = Duration.ofSeconds(5);
 
     private final int count;
+    private final RedisBinary binary;
     private final List<RedisServer> servers = new ArrayList<>();
     private String startedBy;
     private boolean startedPerTest;
 
     /** An extension with one server. */
     public RedisServerExtension() {
-        this(1);
+        this(1, null);
     }
 
-    private RedisServerExtension(int count) {
+    private RedisServerExtension(int count, RedisBinary binary) {
         if (count < 1) {
             throw new IllegalArgumentException("at least one server is needed, got " + count);
         }
         this.count = count;
+        this.binary = binary;
     }
 
     /**
@@ -63,7 +74,18 @@ public final class RedisServerExtension
      * @return the extension, to be stored in a static {@code @RegisterExtension} field
      */
     public static RedisServerExtension servers(int count) {
-        return new RedisServerExtension(count);
+        return new RedisServerExtension(count, null);
+    }
+
+    /**
+     * The same extension running another binary (default: {@link RedisBinary#installed()}); a missing binary fails
+     * the test class with instructions to fetch it.
+     *
+     * @param binary e.g. {@code RedisBinary.named(RedisBinary.REDIS_6_0)}
+     * @return a new extension, to be stored in a static {@code @RegisterExtension} field
+     */
+    public RedisServerExtension using(RedisBinary binary) {
+        return new RedisServerExtension(count, Objects.requireNonNull(binary, "binary"));
     }
 
     /**
@@ -132,14 +154,11 @@ public final class RedisServerExtension
     }
 
     private void startAll() {
-        try {
-            for (int i = 0; i < count; i++) {
-                servers.add(RedisServer.start());
-            }
-        } catch (RuntimeException | Error e) {
-            closeAll();
-            throw e;
+        RedisServerBuilder builder = RedisServer.builder();
+        if (binary != null) {
+            builder.binary(binary);
         }
+        servers.addAll(builder.start(count));
     }
 
     private static void reset(RedisServer server) {
@@ -149,7 +168,9 @@ public final class RedisServerExtension
             return;
         }
         try (RespClient client = server.client(RESET_TIMEOUT)) {
-            client.command("CLIENT", "UNPAUSE"); // ends a CLIENT PAUSE ... WRITE issued by the test
+            if (server.binary().isAtLeastRedis(6, 2)) {
+                client.command("CLIENT", "UNPAUSE"); // ends a CLIENT PAUSE ... WRITE issued by the test
+            }
             client.command("FLUSHALL");
             client.command("SCRIPT", "FLUSH");
         } catch (RuntimeException e) {

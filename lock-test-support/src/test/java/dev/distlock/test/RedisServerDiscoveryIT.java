@@ -50,6 +50,43 @@ class RedisServerDiscoveryIT {
         assertThat(RedisBinary.find(null, null, none.toString(), List.of(second.getParent()))).isEqualTo(second);
     }
 
+    @Test
+    void aNamedBinaryIsFoundByPropertyThenEnvironmentThenServersDir(@TempDir Path tmp) throws IOException {
+        Path fetched = executable(tmp.resolve("servers").resolve("redis-6.0"), "server");
+        Path byEnv = executable(tmp.resolve("env"));
+        Path byProperty = executable(tmp.resolve("property"));
+        Path servers = tmp.resolve("servers");
+
+        assertThat(RedisBinary.findNamed("redis-6.0", byProperty.toString(), byEnv.toString(), servers))
+                .isEqualTo(byProperty);
+        assertThat(RedisBinary.findNamed("redis-6.0", null, byEnv.toString(), servers)).isEqualTo(byEnv);
+        assertThat(RedisBinary.findNamed("redis-6.0", "", null, servers)).isEqualTo(fetched);
+        assertThat(RedisBinary.envName("redis-6.0")).isEqualTo("REDIS_SERVER_BIN_REDIS_6_0");
+    }
+
+    @Test
+    void aMissingNamedBinaryFailsNamingTheFetchScript(@TempDir Path empty) {
+        assertThatThrownBy(() -> RedisBinary.findNamed("valkey-8.0", null, null, empty))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(empty.resolve("valkey-8.0").resolve("server").toString())
+                .hasMessageContaining(".ci/fetch-redis-servers valkey-8.0")
+                .hasMessageContaining("-Ddistlock.redis-server.valkey-8.0=")
+                .hasMessageContaining("REDIS_SERVER_BIN_VALKEY_8_0")
+                .hasMessageContaining("never skip");
+        assertThatThrownBy(() -> RedisBinary.findNamed("valkey-8.0", MISSING, null, empty))
+                .hasMessageContaining("-Ddistlock.redis-server.valkey-8.0=" + MISSING)
+                .hasMessageContaining(".ci/fetch-redis-servers valkey-8.0");
+    }
+
+    @Test
+    void theServersDirIsPropertyThenEnvironmentThenTheUserCache() {
+        assertThat(RedisBinary.serversDir("/p", "/e", "/x", "/home/u")).isEqualTo(Path.of("/p"));
+        assertThat(RedisBinary.serversDir(null, "/e", "/x", "/home/u")).isEqualTo(Path.of("/e"));
+        assertThat(RedisBinary.serversDir(null, null, "/x", "/home/u")).isEqualTo(Path.of("/x/distlock/servers"));
+        assertThat(RedisBinary.serversDir(null, "", null, "/home/u"))
+                .isEqualTo(Path.of("/home/u/.cache/distlock/servers"));
+    }
+
     private static void hasInstallInstructions(Throwable e) {
         assertThat(e).isInstanceOf(IllegalStateException.class);
         assertThat(e.getMessage())
@@ -63,8 +100,12 @@ class RedisServerDiscoveryIT {
     }
 
     private static Path executable(Path dir) throws IOException {
+        return executable(dir, "redis-server");
+    }
+
+    private static Path executable(Path dir, String name) throws IOException {
         Files.createDirectories(dir);
-        Path file = dir.resolve("redis-server");
+        Path file = dir.resolve(name);
         Files.writeString(file, "#!/bin/sh\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
         return file;
