@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -55,7 +56,7 @@ public final class RedisBinary {
     /** The script, relative to the repository root, that fetches the named servers. */
     public static final String FETCH_SCRIPT = ".ci/fetch-redis-servers";
 
-    private static final List<Path> FALLBACK_DIRS =
+    static final List<Path> FALLBACK_DIRS =
             List.of(Path.of("/usr/bin"), Path.of("/usr/local/bin"), Path.of("/opt/homebrew/bin"));
     private static final Pattern VERSION = Pattern.compile("^(\\S+) server v=(\\d+)\\.(\\d+)\\.(\\d+)");
     private static final long VERSION_TIMEOUT_SECONDS = 10;
@@ -134,8 +135,12 @@ public final class RedisBinary {
     /**
      * Whether the server speaks at least Redis {@code major.minor}'s commands and options (Valkey counts as 7.2, the
      * Redis version it forked from).
+     *
+     * @param major Redis major version
+     * @param minor Redis minor version
+     * @return true if the server is that version or later
      */
-    boolean isAtLeastRedis(int major, int minor) {
+    public boolean isAtLeastRedis(int major, int minor) {
         Version v = parsedVersion();
         if ("valkey".equalsIgnoreCase(v.product())) {
             return 7 > major || (7 == major && 2 >= minor);
@@ -205,6 +210,12 @@ public final class RedisBinary {
         if (env != null && !env.isBlank()) {
             return explicit(env.trim(), BINARY_ENV + "=");
         }
+        return onPath("redis-server", path, fallbackDirs).orElseThrow(() -> new IllegalStateException(
+                "No redis-server binary found on PATH nor in " + fallbackDirs + ".\n" + installInstructions()));
+    }
+
+    /** The first executable file {@code name} in the directories of {@code path}, then in {@code fallbackDirs}. */
+    static Optional<Path> onPath(String name, String path, List<Path> fallbackDirs) {
         List<Path> dirs = new ArrayList<>();
         if (path != null) {
             for (String entry : path.split(File.pathSeparator)) {
@@ -214,14 +225,7 @@ public final class RedisBinary {
             }
         }
         dirs.addAll(fallbackDirs);
-        for (Path dir : dirs) {
-            Path candidate = dir.resolve("redis-server");
-            if (isExecutableFile(candidate)) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException(
-                "No redis-server binary found on PATH nor in " + fallbackDirs + ".\n" + installInstructions());
+        return dirs.stream().map(dir -> dir.resolve(name)).filter(RedisBinary::isExecutableFile).findFirst();
     }
 
     /** Finds a named binary from the given values (property, environment variable, servers dir), like {@link #find}. */
@@ -296,7 +300,7 @@ public final class RedisBinary {
                 + fetchInstructions(name));
     }
 
-    private static boolean isExecutableFile(Path candidate) {
+    static boolean isExecutableFile(Path candidate) {
         return Files.isRegularFile(candidate) && Files.isExecutable(candidate);
     }
 

@@ -115,12 +115,7 @@ final class RedisProcess {
 
     /** The value of one field of an {@code INFO} reply, e.g. {@code process_id}. */
     static String infoField(Object info, String field) {
-        String prefix = field + ":";
-        return String.valueOf(info).lines()
-                .filter(line -> line.startsWith(prefix))
-                .map(line -> line.substring(prefix.length()).trim())
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("INFO has no " + field));
+        return RedisInfo.field(info, field);
     }
 
     /** Ends the process with SIGKILL and waits (at most 10 s) until it has exited, so that its ports are free. */

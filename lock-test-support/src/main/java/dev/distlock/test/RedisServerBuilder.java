@@ -123,7 +123,11 @@ public final class RedisServerBuilder {
             }
         }
         if (failure != null) {
-            servers.forEach(RedisServer::close);
+            try {
+                RedisServerGroup.closeAll(servers);
+            } catch (RuntimeException e) {
+                failure.addSuppressed(e);
+            }
             throw failure;
         }
         return List.copyOf(servers);

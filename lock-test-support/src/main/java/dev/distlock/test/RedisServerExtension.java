@@ -1,14 +1,8 @@
 package dev.distlock.test;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * JUnit 5 extension providing real {@code redis-server} processes ({@link RedisServer}) to a test class. Register it
@@ -39,20 +33,15 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Tests may therefore stop, kill, restart, suspend or pause servers freely.
  *
  * <p>If the field is not static (and the class uses the default per-method lifecycle), the servers are started before
- * each test and stopped after it, which works but is slower. The extension is not meant for concurrent test execution
- * within one class. If {@code redis-server} is missing, the tests fail with installation instructions; they never
- * skip.
+ * each test and stopped after it, which works but is slower (see {@link RedisExtensionSupport}). If
+ * {@code redis-server} is missing, the tests fail with installation instructions; they never skip.
  */
-public final class RedisServerExtension
-        implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+public final class RedisServerExtension extends RedisExtensionSupport<RedisServerGroup> {
 
     private static final Duration RESET_TIMEOUT = Duration.ofSeconds(5);
 
     private final int count;
     private final RedisBinary binary;
-    private final List<RedisServer> servers = new ArrayList<>();
-    private String startedBy;
-    private boolean startedPerTest;
 
     /** An extension with one server. */
     public RedisServerExtension() {
@@ -104,61 +93,26 @@ public final class RedisServerExtension
      * @return an unmodifiable list of {@code servers(n)} servers
      * @throws IllegalStateException outside the lifecycle of the test class
      */
-    public synchronized List<RedisServer> servers() {
-        if (servers.isEmpty()) {
-            throw new IllegalStateException("the redis servers are not running: register RedisServerExtension in a "
-                    + "static @RegisterExtension field and use it from tests and from @BeforeAll, @BeforeEach or "
-                    + "@AfterEach methods");
-        }
-        return List.copyOf(servers);
+    public List<RedisServer> servers() {
+        return running().servers();
     }
 
-    /** Starts the servers (once; nested test classes reuse those of the enclosing class). */
+    /** Starts the servers in parallel. */
     @Override
-    public synchronized void beforeAll(ExtensionContext context) {
-        if (servers.isEmpty()) {
-            startAll();
-            startedBy = context.getUniqueId();
-        }
-    }
-
-    /** Resets every server to a clean, running, empty state; starts them if not started yet. */
-    @Override
-    public synchronized void beforeEach(ExtensionContext context) {
-        if (servers.isEmpty()) {
-            startAll();
-            startedPerTest = true;
-            return; // fresh servers are clean
-        }
-        for (RedisServer server : servers) {
-            reset(server);
-        }
-    }
-
-    /** Stops the servers if they were started for this test only (non-static registration). */
-    @Override
-    public synchronized void afterEach(ExtensionContext context) {
-        if (startedPerTest) {
-            startedPerTest = false;
-            closeAll();
-        }
-    }
-
-    /** Stops the servers and deletes their directories, in the class that started them. */
-    @Override
-    public synchronized void afterAll(ExtensionContext context) {
-        if (context.getUniqueId().equals(startedBy)) {
-            startedBy = null;
-            closeAll();
-        }
-    }
-
-    private void startAll() {
+    protected RedisServerGroup start() {
         RedisServerBuilder builder = RedisServer.builder();
         if (binary != null) {
             builder.binary(binary);
         }
-        servers.addAll(builder.start(count));
+        return new RedisServerGroup(builder.start(count));
+    }
+
+    /** Resumes, restarts or unpauses every server as needed and flushes its data and scripts. */
+    @Override
+    protected void reset(RedisServerGroup group) {
+        for (RedisServer server : group.servers()) {
+            reset(server);
+        }
     }
 
     private static void reset(RedisServer server) {
@@ -176,25 +130,6 @@ public final class RedisServerExtension
         } catch (RuntimeException e) {
             // e.g. a CLIENT PAUSE ... ALL issued directly by the test: a restart also yields a clean server
             server.restart();
-        }
-    }
-
-    private void closeAll() {
-        RuntimeException failure = null;
-        for (RedisServer server : servers) {
-            try {
-                server.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        servers.clear();
-        if (failure != null) {
-            throw failure;
         }
     }
 }
