@@ -236,7 +236,8 @@ public final class RedisSentinelSet implements AutoCloseable {
                 + ", sentinels " + sentinels.stream().map(RedisServer::port).toList() + "]";
     }
 
-    List<RedisServer> processes() {
+    /** Every process: the data nodes, then the sentinels. */
+    public List<RedisServer> processes() {
         return Stream.concat(dataNodes.stream(), sentinels.stream()).toList();
     }
 
