@@ -39,15 +39,15 @@ public final class RedisCli {
         String configured = System.getProperty(CLI_PROPERTY, System.getenv(CLI_ENV));
         if (configured != null && !configured.isBlank()) {
             Path path = Path.of(configured.trim());
-            if (!RedisBinary.isExecutableFile(path)) {
+            if (!RedisBinaryLocator.isExecutableFile(path)) {
                 throw new IllegalStateException(CLI_PROPERTY + " / " + CLI_ENV + " = " + configured
                         + " does not name an executable redis-cli");
             }
             return new RedisCli(path);
         }
-        return new RedisCli(RedisBinary.onPath("redis-cli", System.getenv("PATH"), RedisBinary.FALLBACK_DIRS)
+        return new RedisCli(RedisBinaryLocator.onPath("redis-cli", System.getenv("PATH"), RedisBinaryLocator.FALLBACK_DIRS)
                 .orElseThrow(() -> new IllegalStateException("No redis-cli found on PATH nor in "
-                        + RedisBinary.FALLBACK_DIRS + ". Install it (Debian/Ubuntu: sudo apt-get install redis-tools; "
+                        + RedisBinaryLocator.FALLBACK_DIRS + ". Install it (Debian/Ubuntu: sudo apt-get install redis-tools; "
                         + "macOS: brew install redis) or point -D" + CLI_PROPERTY + " or " + CLI_ENV + " at one.")));
     }
 

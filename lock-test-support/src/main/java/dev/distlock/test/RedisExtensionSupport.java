@@ -1,5 +1,8 @@
 package dev.distlock.test;
 
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -18,27 +21,22 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public abstract class RedisExtensionSupport<T extends AutoCloseable>
         implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
+    private final Supplier<T> starter;
+    private final Consumer<T> resetter;
     private T running;
     private String startedBy;
     private boolean startedPerTest;
 
-    /** For subclasses. */
-    protected RedisExtensionSupport() {
+    /**
+     * For subclasses.
+     *
+     * @param starter starts what the extension runs; fails (never skips) when it cannot
+     * @param resetter brings what a previous test may have damaged back to a clean, healthy state
+     */
+    protected RedisExtensionSupport(Supplier<T> starter, Consumer<T> resetter) {
+        this.starter = Objects.requireNonNull(starter, "starter");
+        this.resetter = Objects.requireNonNull(resetter, "resetter");
     }
-
-    /**
-     * Starts what the extension runs; fails (never skips) when it cannot.
-     *
-     * @return the running resource
-     */
-    protected abstract T start();
-
-    /**
-     * Brings what a previous test may have damaged back to a clean, healthy state.
-     *
-     * @param resource the running resource
-     */
-    protected abstract void reset(T resource);
 
     /**
      * What the extension runs.
@@ -59,7 +57,7 @@ public abstract class RedisExtensionSupport<T extends AutoCloseable>
     @Override
     public final synchronized void beforeAll(ExtensionContext context) {
         if (running == null) {
-            running = start();
+            running = starter.get();
             startedBy = context.getUniqueId();
         }
     }
@@ -68,11 +66,11 @@ public abstract class RedisExtensionSupport<T extends AutoCloseable>
     @Override
     public final synchronized void beforeEach(ExtensionContext context) {
         if (running == null) {
-            running = start();
+            running = starter.get();
             startedPerTest = true;
             return; // freshly started is clean
         }
-        reset(running);
+        resetter.accept(running);
     }
 
     /** Closes if started for this test only (non-static registration). */

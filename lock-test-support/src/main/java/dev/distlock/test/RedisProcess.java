@@ -59,7 +59,7 @@ final class RedisProcess {
                     .start();
         } catch (IOException e) {
             throw new IllegalStateException(
-                    "cannot run " + binary + ": " + e.getMessage() + "\n" + RedisBinary.installInstructions(), e);
+                    "cannot run " + binary + ": " + e.getMessage() + "\n" + RedisBinaryLocator.installInstructions(), e);
         }
         try {
             process.getOutputStream().close(); // redis-server does not read stdin

@@ -3,6 +3,7 @@ package dev.distlock.test;
 import dev.distlock.test.RedisProcess.PortTakenException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -270,6 +271,39 @@ public final class RedisServer implements AutoCloseable {
     /** Deletes every key of every database ({@code FLUSHALL}). */
     public void flushAll() {
         command("FLUSHALL");
+    }
+
+    /**
+     * Kills every server with SIGKILL and closes it (deleting its directory), also when one of them fails: for
+     * topologies whose data need not be saved and whose primaries should not wait for replicas on shutdown.
+     *
+     * @param servers the servers
+     * @throws RuntimeException the first failure, the others suppressed
+     */
+    public static void killAll(List<RedisServer> servers) {
+        for (RedisServer server : servers) {
+            try {
+                server.kill();
+            } catch (RuntimeException ignored) {
+                // close() below stops it again and reports
+            }
+        }
+        RedisServerGroup.closeAll(servers);
+    }
+
+    /**
+     * Like {@link #killAll(List)}, for cleaning up after {@code cause}: failures while closing are added to it as
+     * suppressed instead of thrown.
+     *
+     * @param servers the servers
+     * @param cause the failure being handled
+     */
+    public static void killAll(List<RedisServer> servers, Throwable cause) {
+        try {
+            killAll(servers);
+        } catch (RuntimeException closing) {
+            cause.addSuppressed(closing);
+        }
     }
 
     /** Stops the server and deletes its directory; idempotent. */

@@ -123,11 +123,7 @@ public final class RedisServerBuilder {
             }
         }
         if (failure != null) {
-            try {
-                RedisServerGroup.closeAll(servers);
-            } catch (RuntimeException e) {
-                failure.addSuppressed(e);
-            }
+            RedisServer.killAll(servers, failure);
             throw failure;
         }
         return List.copyOf(servers);

@@ -41,7 +41,6 @@ public final class RedisServerExtension extends RedisExtensionSupport<RedisServe
     private static final Duration RESET_TIMEOUT = Duration.ofSeconds(5);
 
     private final int count;
-    private final RedisBinary binary;
 
     /** An extension with one server. */
     public RedisServerExtension() {
@@ -49,11 +48,11 @@ public final class RedisServerExtension extends RedisExtensionSupport<RedisServe
     }
 
     private RedisServerExtension(int count, RedisBinary binary) {
+        super(() -> startAll(count, binary), RedisServerExtension::reset);
         if (count < 1) {
             throw new IllegalArgumentException("at least one server is needed, got " + count);
         }
         this.count = count;
-        this.binary = binary;
     }
 
     /**
@@ -98,8 +97,7 @@ public final class RedisServerExtension extends RedisExtensionSupport<RedisServe
     }
 
     /** Starts the servers in parallel. */
-    @Override
-    protected RedisServerGroup start() {
+    private static RedisServerGroup startAll(int count, RedisBinary binary) {
         RedisServerBuilder builder = RedisServer.builder();
         if (binary != null) {
             builder.binary(binary);
@@ -108,14 +106,13 @@ public final class RedisServerExtension extends RedisExtensionSupport<RedisServe
     }
 
     /** Resumes, restarts or unpauses every server as needed and flushes its data and scripts. */
-    @Override
-    protected void reset(RedisServerGroup group) {
+    private static void reset(RedisServerGroup group) {
         for (RedisServer server : group.servers()) {
-            reset(server);
+            resetServer(server);
         }
     }
 
-    private static void reset(RedisServer server) {
+    private static void resetServer(RedisServer server) {
         server.resume();
         if (!server.isRunning() || server.mayBePaused()) {
             server.restart();

@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Real redis-server processes: lifecycle, RESP client and fault helpers. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -167,11 +169,16 @@ class RedisServerIT {
         }
     }
 
-    @Test
-    void aSuspendedServerCanBeStopped() {
+    @ParameterizedTest(name = "kill: {0}")
+    @ValueSource(booleans = {false, true})
+    void aSuspendedServerCanBeStoppedOrKilled(boolean kill) {
         try (RedisServer server = RedisServer.start()) {
             server.suspend();
-            server.stop();
+            if (kill) {
+                server.kill();
+            } else {
+                server.stop();
+            }
             assertThat(server.isRunning()).isFalse();
             assertThat(server.isSuspended()).isFalse();
         }
@@ -242,16 +249,6 @@ class RedisServerIT {
             server.restart();
             assertThat(server.pid()).isNotEqualTo(pid);
             assertThat(server.command("GET", "k")).isNull();
-        }
-    }
-
-    @Test
-    void aSuspendedServerCanBeKilled() {
-        try (RedisServer server = RedisServer.start()) {
-            server.suspend();
-            server.kill();
-            assertThat(server.isRunning()).isFalse();
-            assertThat(server.isSuspended()).isFalse();
         }
     }
 

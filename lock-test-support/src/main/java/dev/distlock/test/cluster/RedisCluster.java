@@ -97,8 +97,7 @@ public final class RedisCluster implements AutoCloseable {
             cluster.awaitHealthy();
             return cluster;
         } catch (RuntimeException | Error e) {
-            servers.forEach(RedisCluster::killQuietly);
-            servers.forEach(RedisServer::close);
+            RedisServer.killAll(servers, e);
             throw e;
         }
     }
@@ -313,8 +312,7 @@ public final class RedisCluster implements AutoCloseable {
     /** Kills every node (SIGKILL: there is nothing to save) and deletes their directories; idempotent. */
     @Override
     public void close() {
-        nodes.forEach(node -> killQuietly(node.server()));
-        nodes.forEach(node -> node.server().close());
+        RedisServer.killAll(nodes.stream().map(ClusterNode::server).toList());
     }
 
     @Override
@@ -332,13 +330,5 @@ public final class RedisCluster implements AutoCloseable {
             throw new IllegalArgumentException(target + " is not a primary");
         }
         return new SlotMigration(this, slot, source, target);
-    }
-
-    private static void killQuietly(RedisServer server) {
-        try {
-            server.kill();
-        } catch (RuntimeException ignored) {
-            // close() below tries again and reports
-        }
     }
 }

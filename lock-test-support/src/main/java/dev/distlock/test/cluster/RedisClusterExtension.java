@@ -25,8 +25,6 @@ import dev.distlock.test.RedisExtensionSupport;
  */
 public final class RedisClusterExtension extends RedisExtensionSupport<RedisCluster> {
 
-    private final RedisClusterBuilder builder;
-
     /** An extension with the default cluster: 3 primaries with 1 replica each, installed binary. */
     public RedisClusterExtension() {
         this(RedisCluster.builder());
@@ -38,7 +36,7 @@ public final class RedisClusterExtension extends RedisExtensionSupport<RedisClus
      * @param builder e.g. {@code RedisCluster.builder().binary(RedisBinary.named(RedisBinary.VALKEY_8_0))}
      */
     public RedisClusterExtension(RedisClusterBuilder builder) {
-        this.builder = builder;
+        super(builder::start, RedisCluster::heal);
     }
 
     /**
@@ -49,17 +47,5 @@ public final class RedisClusterExtension extends RedisExtensionSupport<RedisClus
      */
     public RedisCluster cluster() {
         return running();
-    }
-
-    /** Starts the cluster. */
-    @Override
-    protected RedisCluster start() {
-        return builder.start();
-    }
-
-    /** Heals the cluster and flushes its data. */
-    @Override
-    protected void reset(RedisCluster cluster) {
-        cluster.heal();
     }
 }

@@ -27,8 +27,6 @@ import dev.distlock.test.RedisExtensionSupport;
  */
 public final class RedisSentinelExtension extends RedisExtensionSupport<RedisSentinelSet> {
 
-    private final RedisSentinelBuilder builder;
-
     /** An extension with the default set: installed binary, master name {@code mymaster}. */
     public RedisSentinelExtension() {
         this(RedisSentinelSet.builder());
@@ -40,7 +38,7 @@ public final class RedisSentinelExtension extends RedisExtensionSupport<RedisSen
      * @param builder e.g. {@code RedisSentinelSet.builder().binary(RedisBinary.named(RedisBinary.REDIS_6_0))}
      */
     public RedisSentinelExtension(RedisSentinelBuilder builder) {
-        this.builder = builder;
+        super(builder::start, RedisSentinelSet::heal);
     }
 
     /**
@@ -51,17 +49,5 @@ public final class RedisSentinelExtension extends RedisExtensionSupport<RedisSen
      */
     public RedisSentinelSet sentinelSet() {
         return running();
-    }
-
-    /** Starts the set. */
-    @Override
-    protected RedisSentinelSet start() {
-        return builder.start();
-    }
-
-    /** Heals the set and flushes its data. */
-    @Override
-    protected void reset(RedisSentinelSet set) {
-        set.heal();
     }
 }

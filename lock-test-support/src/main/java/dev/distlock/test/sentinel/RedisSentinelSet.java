@@ -95,7 +95,7 @@ public final class RedisSentinelSet implements AutoCloseable {
             set.awaitHealthy();
             return set;
         } catch (RuntimeException | Error e) {
-            closeAll(started);
+            RedisServer.killAll(started, e);
             throw e;
         }
     }
@@ -227,7 +227,7 @@ public final class RedisSentinelSet implements AutoCloseable {
     /** Kills every process (SIGKILL: there is nothing to save) and deletes their directories; idempotent. */
     @Override
     public void close() {
-        closeAll(processes());
+        RedisServer.killAll(processes());
     }
 
     @Override
@@ -283,16 +283,5 @@ public final class RedisSentinelSet implements AutoCloseable {
                 .binary(binary)
                 .config() // a file of its own, which Sentinel rewrites when it reconfigures the node
                 .args("--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0");
-    }
-
-    private static void closeAll(List<RedisServer> servers) {
-        for (RedisServer server : servers) {
-            try {
-                server.kill();
-            } catch (RuntimeException ignored) {
-                // close() tries again and reports
-            }
-        }
-        servers.forEach(RedisServer::close);
     }
 }
