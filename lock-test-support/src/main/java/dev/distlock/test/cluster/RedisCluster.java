@@ -40,6 +40,7 @@ public final class RedisCluster implements AutoCloseable {
 
     private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration CLI_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration MANUAL_FAILOVER_RETRY = Duration.ofSeconds(6);
 
     private final List<ClusterNode> nodes;
     private final ClusterHealth health;
@@ -217,7 +218,8 @@ public final class RedisCluster implements AutoCloseable {
 
     /**
      * {@code CLUSTER FAILOVER} on a replica: it takes over from its primary, which becomes its replica. Waits (at most
-     * 30 s) until the roles have swapped and the cluster is healthy.
+     * 30 s; the command is sent again if a manual failover timed out) until the roles have swapped and the cluster is
+     * healthy.
      *
      * @param replica a replica whose primary is running
      * @return the agreed topology afterwards
@@ -227,8 +229,17 @@ public final class RedisCluster implements AutoCloseable {
             throw new IllegalArgumentException(replica + " is a primary, not a replica");
         }
         replica.command("CLUSTER", "FAILOVER");
-        Poll.until("CLUSTER FAILOVER on " + replica, HEALTH_TIMEOUT,
-                () -> replica.isPrimary() ? health.problem() : replica + " is not promoted yet");
+        long[] sentAt = {System.nanoTime()};
+        Poll.until("CLUSTER FAILOVER on " + replica, HEALTH_TIMEOUT, () -> {
+            if (replica.isPrimary()) {
+                return health.problem();
+            }
+            if (System.nanoTime() - sentAt[0] > MANUAL_FAILOVER_RETRY.toNanos()) {
+                sentAt[0] = System.nanoTime();
+                replica.command("CLUSTER", "FAILOVER"); // a manual failover gives up after 5 s: ask again
+            }
+            return replica + " is not promoted yet";
+        });
         return topology();
     }
 
