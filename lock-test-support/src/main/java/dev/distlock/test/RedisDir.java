@@ -38,6 +38,11 @@ final class RedisDir {
         return path.resolve("redis.log");
     }
 
+    /** The configuration file given to the server, if it has one ({@code redis.conf}). */
+    Path config() {
+        return path.resolve("redis.conf");
+    }
+
     /** Standard output and error of the process: messages written before the log file is open. */
     Path out() {
         return path.resolve("redis.out");

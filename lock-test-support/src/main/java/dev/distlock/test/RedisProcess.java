@@ -41,17 +41,15 @@ final class RedisProcess {
         this.pausedUntilNanos = System.nanoTime();
     }
 
-    /** Starts the process without waiting for it; {@link #awaitReady()} does. */
-    static RedisProcess spawn(Path binary, int port, RedisDir dir) {
-        List<String> command = List.of(binary.toString(),
-                "--port", Integer.toString(port),
-                "--bind", HOST,
-                "--save", "",
-                "--appendonly", "no",
-                "--enable-debug-command", "yes",
-                "--dir", dir.path().toString(),
-                "--logfile", dir.log().toString(),
-                "--daemonize", "no");
+    /**
+     * Starts the process without waiting for it; {@link #awaitReady()} does.
+     *
+     * @param command the executable and its arguments
+     * @param port the port the command makes the server listen on
+     * @param dir the working directory, which holds the log files
+     */
+    static RedisProcess spawn(List<String> command, int port, RedisDir dir) {
+        Path binary = Path.of(command.get(0));
         Process process;
         try {
             process = new ProcessBuilder(command)
@@ -61,7 +59,7 @@ final class RedisProcess {
                     .start();
         } catch (IOException e) {
             throw new IllegalStateException(
-                    "cannot run " + binary + ": " + e.getMessage() + "\n" + RedisBinary.installInstructions(), e);
+                    "cannot run " + binary + ": " + e.getMessage() + "\n" + RedisBinaryLocator.installInstructions(), e);
         }
         try {
             process.getOutputStream().close(); // redis-server does not read stdin
@@ -87,7 +85,7 @@ final class RedisProcess {
                 LIVE.remove(this);
                 String tail = dir.tail();
                 String message = "redis-server on port " + port + " exited with code " + process.exitValue()
-                        + " while starting (distlock needs redis-server 7.x)." + tail;
+                        + " while starting." + tail;
                 throw tail.contains("Address already in use")
                         ? new PortTakenException(message)
                         : new IllegalStateException(message);
@@ -117,12 +115,19 @@ final class RedisProcess {
 
     /** The value of one field of an {@code INFO} reply, e.g. {@code process_id}. */
     static String infoField(Object info, String field) {
-        String prefix = field + ":";
-        return String.valueOf(info).lines()
-                .filter(line -> line.startsWith(prefix))
-                .map(line -> line.substring(prefix.length()).trim())
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("INFO has no " + field));
+        return RedisInfo.field(info, field);
+    }
+
+    /** Ends the process with SIGKILL and waits (at most 10 s) until it has exited, so that its ports are free. */
+    void kill() {
+        process.destroyForcibly(); // SIGKILL, which also ends a SIGSTOPped process
+        if (!Processes.waitForExit(process, System.nanoTime() + STOP_TIMEOUT.toNanos())) {
+            throw new IllegalStateException("redis-server pid " + process.pid() + " on port " + port
+                    + " did not exit within " + STOP_TIMEOUT.toSeconds() + " s of SIGKILL");
+        }
+        suspended = false;
+        pausedUntilNanos = System.nanoTime();
+        LIVE.remove(this);
     }
 
     long pid() {

@@ -1,12 +1,10 @@
 package dev.distlock.test;
 
 import dev.distlock.test.RedisProcess.PortTakenException;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,6 +15,9 @@ import java.util.concurrent.TimeUnit;
  * {@value #BINARY_ENV}, the directories of {@code PATH}, then {@code /usr/bin}, {@code /usr/local/bin} and
  * {@code /opt/homebrew/bin}. When there is none, {@link #start()} throws with installation instructions: tests on
  * Redis fail, they never skip.
+ *
+ * <p>Other server versions (e.g. Redis 6.0, Valkey 8.0) run with {@link #start(RedisBinary)}; other options, a
+ * configuration file or a Redis Cluster node with {@link #builder()}.
  *
  * <p>Every wait is bounded. A JVM shutdown hook kills the servers still running when the JVM exits, so an aborted
  * test run does not leave processes behind. In JUnit tests prefer {@link RedisServerExtension}.
@@ -34,44 +35,78 @@ public final class RedisServer implements AutoCloseable {
     /** Added to a client pause, as the server counts it from a slightly later moment than we do. */
     private static final long PAUSE_MARGIN_MILLIS = 50;
 
-    private final Path binary;
+    private final RedisCommandLine commandLine;
     private final int port;
     private final RedisDir dir;
     private volatile RedisProcess process; // set by launch() before start() returns the server
     private volatile boolean closed;
 
-    private RedisServer(Path binary, int port, RedisDir dir) {
-        this.binary = binary;
+    private RedisServer(RedisCommandLine commandLine, int port, RedisDir dir) {
+        this.commandLine = commandLine;
         this.port = port;
         this.dir = dir;
     }
 
     /**
-     * Starts a new server on a free loopback port and waits (at most 10 s) until it answers PING.
+     * Starts a new server of the installed binary ({@link RedisBinary#installed()}) on a free loopback port and waits
+     * (at most 10 s) until it answers PING.
      *
      * @return the running server; close it when done
      * @throws IllegalStateException if no {@code redis-server} binary is found (with installation instructions) or
      *     the server does not come up (with the tail of its log)
      */
     public static RedisServer start() {
-        Path binary = RedisBinary.find();
+        return builder().start();
+    }
+
+    /**
+     * Starts a new server of the given binary, e.g. {@code RedisServer.start(RedisBinary.named("redis-6.0"))}, like
+     * {@link #start()}.
+     *
+     * @param binary the server binary to run
+     * @return the running server; close it when done
+     * @throws IllegalStateException if the server does not come up (with the tail of its log)
+     */
+    public static RedisServer start(RedisBinary binary) {
+        return builder().binary(binary).start();
+    }
+
+    /**
+     * A builder for servers with another binary, a configuration file, extra options, or several at once.
+     *
+     * @return a new builder
+     */
+    public static RedisServerBuilder builder() {
+        return new RedisServerBuilder();
+    }
+
+    static RedisServer start(RedisCommandLine commandLine, boolean clusterBus) {
         RedisDir dir = RedisDir.create();
         IllegalStateException failure = null;
-        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-            RedisServer server = new RedisServer(binary, freePort(), dir);
-            try {
-                server.launch();
-                return server;
-            } catch (PortTakenException e) {
-                failure = e; // another process grabbed the port between probe and bind: pick another one
-            } catch (RuntimeException | Error e) {
-                dir.delete();
-                throw e;
+        try {
+            commandLine.writeConfig(dir);
+            for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+                int port = clusterBus ? FreePorts.freePortWithClusterBus() : FreePorts.freePort();
+                RedisServer server = new RedisServer(commandLine, port, dir);
+                try {
+                    server.launch();
+                    return server;
+                } catch (PortTakenException e) {
+                    failure = e; // another process grabbed the port between probe and bind: pick another one
+                }
             }
+        } catch (RuntimeException | Error e) {
+            dir.delete();
+            throw e;
         }
         dir.delete();
         throw new IllegalStateException(
                 "redis-server could not bind a free port in " + START_ATTEMPTS + " attempts", failure);
+    }
+
+    /** The binary this server runs. */
+    public RedisBinary binary() {
+        return commandLine.binary();
     }
 
     /** The address the server listens on: always {@code 127.0.0.1}. */
@@ -97,6 +132,16 @@ public final class RedisServer implements AutoCloseable {
     /** The server's working directory (holds {@code redis.log}); deleted by {@link #close()}. */
     public Path dir() {
         return dir.path();
+    }
+
+    /**
+     * The configuration file the server was started with ({@code redis.conf} in {@link #dir()}), if the builder gave
+     * it one; a test may edit it before {@link #restart()}.
+     *
+     * @return the file, or empty
+     */
+    public Optional<Path> configFile() {
+        return commandLine.configLines() == null ? Optional.empty() : Optional.of(dir.config());
     }
 
     /**
@@ -149,6 +194,14 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /**
+     * Kills the process with SIGKILL (a crash: no shutdown, no goodbye to replicas or clients) and waits (at most
+     * 10 s) until it has exited, so that the port is free. Does nothing when already stopped.
+     */
+    public synchronized void kill() {
+        process.kill();
+    }
+
+    /**
      * Stops the server if running and starts a new process on the same port and directory, waiting (at most 10 s)
      * until it answers PING. Data does not survive: persistence is off.
      *
@@ -158,6 +211,24 @@ public final class RedisServer implements AutoCloseable {
     public synchronized void restart() {
         checkNotClosed();
         stop();
+        launch();
+    }
+
+    /**
+     * Like {@link #restart()}, but keeps the server down for {@code downtime} first (measured from when it has
+     * stopped), e.g. a Redlock node restarted only after the longest lease. To crash it first, call {@link #kill()}.
+     *
+     * @param downtime how long the port stays closed
+     */
+    public synchronized void restart(Duration downtime) {
+        checkNotClosed();
+        stop();
+        try {
+            Thread.sleep(downtime.toMillis()); // the downtime itself is what the caller asked for
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while keeping " + this + " down", e);
+        }
         launch();
     }
 
@@ -184,7 +255,11 @@ public final class RedisServer implements AutoCloseable {
     public void pauseClients(Duration duration) {
         long millis = Math.max(1, duration.toMillis());
         long start = System.nanoTime();
-        command("CLIENT", "PAUSE", Long.toString(millis), "ALL");
+        if (binary().isAtLeastRedis(6, 2)) {
+            command("CLIENT", "PAUSE", Long.toString(millis), "ALL");
+        } else {
+            command("CLIENT", "PAUSE", Long.toString(millis)); // before 6.2 a pause always blocks all commands
+        }
         process.pausedUntil(start + TimeUnit.MILLISECONDS.toNanos(millis + PAUSE_MARGIN_MILLIS));
     }
 
@@ -196,6 +271,39 @@ public final class RedisServer implements AutoCloseable {
     /** Deletes every key of every database ({@code FLUSHALL}). */
     public void flushAll() {
         command("FLUSHALL");
+    }
+
+    /**
+     * Kills every server with SIGKILL and closes it (deleting its directory), also when one of them fails: for
+     * topologies whose data need not be saved and whose primaries should not wait for replicas on shutdown.
+     *
+     * @param servers the servers
+     * @throws RuntimeException the first failure, the others suppressed
+     */
+    public static void killAll(List<RedisServer> servers) {
+        for (RedisServer server : servers) {
+            try {
+                server.kill();
+            } catch (RuntimeException ignored) {
+                // close() below stops it again and reports
+            }
+        }
+        RedisServerGroup.closeAll(servers);
+    }
+
+    /**
+     * Like {@link #killAll(List)}, for cleaning up after {@code cause}: failures while closing are added to it as
+     * suppressed instead of thrown.
+     *
+     * @param servers the servers
+     * @param cause the failure being handled
+     */
+    public static void killAll(List<RedisServer> servers, Throwable cause) {
+        try {
+            killAll(servers);
+        } catch (RuntimeException closing) {
+            cause.addSuppressed(closing);
+        }
     }
 
     /** Stops the server and deletes its directory; idempotent. */
@@ -221,7 +329,7 @@ public final class RedisServer implements AutoCloseable {
 
     private void launch() {
         checkNotClosed();
-        RedisProcess p = RedisProcess.spawn(binary, port, dir);
+        RedisProcess p = RedisProcess.spawn(commandLine.command(port, dir), port, dir);
         process = p; // before waiting, so that a failed restart reports the failed process
         p.awaitReady();
     }
@@ -229,14 +337,6 @@ public final class RedisServer implements AutoCloseable {
     private void checkNotClosed() {
         if (closed) {
             throw new IllegalStateException(this + " is closed");
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(RedisProcess.HOST))) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot find a free port on " + RedisProcess.HOST, e);
         }
     }
 }

@@ -1,13 +1,8 @@
 package dev.distlock.test;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
+import java.util.Objects;
 
 /**
  * JUnit 5 extension providing real {@code redis-server} processes ({@link RedisServer}) to a test class. Register it
@@ -24,32 +19,36 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * }
  * }</pre>
  *
+ * <p>Several servers start in parallel. To run them on another server version, e.g. for Redlock tests on Valkey:
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static final RedisServerExtension redis =
+ *         RedisServerExtension.servers(5).using(RedisBinary.named(RedisBinary.VALKEY_8_0));
+ * }</pre>
+ *
  * <p>The servers start once before all tests of the class and are stopped and deleted after them. Before each test
  * every server is brought back to a clean state: a suspended one is resumed, a stopped or client-paused one is
  * restarted (or unpaused), and all data and cached Lua scripts are flushed ({@code FLUSHALL}, {@code SCRIPT FLUSH}).
- * Tests may therefore stop, restart, suspend or pause servers freely.
+ * Tests may therefore stop, kill, restart, suspend or pause servers freely.
  *
  * <p>If the field is not static (and the class uses the default per-method lifecycle), the servers are started before
- * each test and stopped after it, which works but is slower. The extension is not meant for concurrent test execution
- * within one class. If {@code redis-server} is missing, the tests fail with installation instructions; they never
- * skip.
+ * each test and stopped after it, which works but is slower (see {@link RedisExtensionSupport}). If
+ * {@code redis-server} is missing, the tests fail with installation instructions; they never skip.
  */
-public final class RedisServerExtension
-        implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+public final class RedisServerExtension extends RedisExtensionSupport<RedisServerGroup> {
 
     private static final Duration RESET_TIMEOUT = Duration.ofSeconds(5);
 
     private final int count;
-    private final List<RedisServer> servers = new ArrayList<>();
-    private String startedBy;
-    private boolean startedPerTest;
 
     /** An extension with one server. */
     public RedisServerExtension() {
-        this(1);
+        this(1, null);
     }
 
-    private RedisServerExtension(int count) {
+    private RedisServerExtension(int count, RedisBinary binary) {
+        super(() -> startAll(count, binary), RedisServerExtension::reset);
         if (count < 1) {
             throw new IllegalArgumentException("at least one server is needed, got " + count);
         }
@@ -63,7 +62,18 @@ public final class RedisServerExtension
      * @return the extension, to be stored in a static {@code @RegisterExtension} field
      */
     public static RedisServerExtension servers(int count) {
-        return new RedisServerExtension(count);
+        return new RedisServerExtension(count, null);
+    }
+
+    /**
+     * The same extension running another binary (default: {@link RedisBinary#installed()}); a missing binary fails
+     * the test class with instructions to fetch it.
+     *
+     * @param binary e.g. {@code RedisBinary.named(RedisBinary.REDIS_6_0)}
+     * @return a new extension, to be stored in a static {@code @RegisterExtension} field
+     */
+    public RedisServerExtension using(RedisBinary binary) {
+        return new RedisServerExtension(count, Objects.requireNonNull(binary, "binary"));
     }
 
     /**
@@ -82,98 +92,41 @@ public final class RedisServerExtension
      * @return an unmodifiable list of {@code servers(n)} servers
      * @throws IllegalStateException outside the lifecycle of the test class
      */
-    public synchronized List<RedisServer> servers() {
-        if (servers.isEmpty()) {
-            throw new IllegalStateException("the redis servers are not running: register RedisServerExtension in a "
-                    + "static @RegisterExtension field and use it from tests and from @BeforeAll, @BeforeEach or "
-                    + "@AfterEach methods");
-        }
-        return List.copyOf(servers);
+    public List<RedisServer> servers() {
+        return running().servers();
     }
 
-    /** Starts the servers (once; nested test classes reuse those of the enclosing class). */
-    @Override
-    public synchronized void beforeAll(ExtensionContext context) {
-        if (servers.isEmpty()) {
-            startAll();
-            startedBy = context.getUniqueId();
+    /** Starts the servers in parallel. */
+    private static RedisServerGroup startAll(int count, RedisBinary binary) {
+        RedisServerBuilder builder = RedisServer.builder();
+        if (binary != null) {
+            builder.binary(binary);
         }
+        return new RedisServerGroup(builder.start(count));
     }
 
-    /** Resets every server to a clean, running, empty state; starts them if not started yet. */
-    @Override
-    public synchronized void beforeEach(ExtensionContext context) {
-        if (servers.isEmpty()) {
-            startAll();
-            startedPerTest = true;
-            return; // fresh servers are clean
-        }
-        for (RedisServer server : servers) {
-            reset(server);
+    /** Resumes, restarts or unpauses every server as needed and flushes its data and scripts. */
+    private static void reset(RedisServerGroup group) {
+        for (RedisServer server : group.servers()) {
+            resetServer(server);
         }
     }
 
-    /** Stops the servers if they were started for this test only (non-static registration). */
-    @Override
-    public synchronized void afterEach(ExtensionContext context) {
-        if (startedPerTest) {
-            startedPerTest = false;
-            closeAll();
-        }
-    }
-
-    /** Stops the servers and deletes their directories, in the class that started them. */
-    @Override
-    public synchronized void afterAll(ExtensionContext context) {
-        if (context.getUniqueId().equals(startedBy)) {
-            startedBy = null;
-            closeAll();
-        }
-    }
-
-    private void startAll() {
-        try {
-            for (int i = 0; i < count; i++) {
-                servers.add(RedisServer.start());
-            }
-        } catch (RuntimeException | Error e) {
-            closeAll();
-            throw e;
-        }
-    }
-
-    private static void reset(RedisServer server) {
+    private static void resetServer(RedisServer server) {
         server.resume();
         if (!server.isRunning() || server.mayBePaused()) {
             server.restart();
             return;
         }
         try (RespClient client = server.client(RESET_TIMEOUT)) {
-            client.command("CLIENT", "UNPAUSE"); // ends a CLIENT PAUSE ... WRITE issued by the test
+            if (server.binary().isAtLeastRedis(6, 2)) {
+                client.command("CLIENT", "UNPAUSE"); // ends a CLIENT PAUSE ... WRITE issued by the test
+            }
             client.command("FLUSHALL");
             client.command("SCRIPT", "FLUSH");
         } catch (RuntimeException e) {
             // e.g. a CLIENT PAUSE ... ALL issued directly by the test: a restart also yields a clean server
             server.restart();
-        }
-    }
-
-    private void closeAll() {
-        RuntimeException failure = null;
-        for (RedisServer server : servers) {
-            try {
-                server.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        servers.clear();
-        if (failure != null) {
-            throw failure;
         }
     }
 }

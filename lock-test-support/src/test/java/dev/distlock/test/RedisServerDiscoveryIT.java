@@ -19,21 +19,21 @@ class RedisServerDiscoveryIT {
 
     @Test
     void missingBinaryNamedByThePropertyFailsWithInstallInstructions() {
-        assertThatThrownBy(() -> RedisBinary.find(MISSING, null, System.getenv("PATH"), List.of(Path.of("/usr/bin"))))
+        assertThatThrownBy(() -> RedisBinaryLocator.find(MISSING, null, System.getenv("PATH"), List.of(Path.of("/usr/bin"))))
                 .hasMessageContaining("-Ddistlock.redis-server=" + MISSING)
                 .satisfies(RedisServerDiscoveryIT::hasInstallInstructions);
     }
 
     @Test
     void missingBinaryNamedByTheEnvironmentFailsWithInstallInstructions() {
-        assertThatThrownBy(() -> RedisBinary.find(null, MISSING, System.getenv("PATH"), List.of(Path.of("/usr/bin"))))
+        assertThatThrownBy(() -> RedisBinaryLocator.find(null, MISSING, System.getenv("PATH"), List.of(Path.of("/usr/bin"))))
                 .hasMessageContaining("REDIS_SERVER_BIN=" + MISSING)
                 .satisfies(RedisServerDiscoveryIT::hasInstallInstructions);
     }
 
     @Test
     void noBinaryAnywhereFailsWithInstallInstructions(@TempDir Path empty) {
-        assertThatThrownBy(() -> RedisBinary.find(null, "", empty.toString(), List.of(empty)))
+        assertThatThrownBy(() -> RedisBinaryLocator.find(null, "", empty.toString(), List.of(empty)))
                 .satisfies(RedisServerDiscoveryIT::hasInstallInstructions);
     }
 
@@ -44,10 +44,47 @@ class RedisServerDiscoveryIT {
         Path none = Files.createDirectories(tmp.resolve("none"));
         String path = none + File.pathSeparator + first.getParent();
 
-        assertThat(RedisBinary.find(second.toString(), first.toString(), path, List.of())).isEqualTo(second);
-        assertThat(RedisBinary.find(null, second.toString(), path, List.of())).isEqualTo(second);
-        assertThat(RedisBinary.find(null, null, path, List.of())).isEqualTo(first);
-        assertThat(RedisBinary.find(null, null, none.toString(), List.of(second.getParent()))).isEqualTo(second);
+        assertThat(RedisBinaryLocator.find(second.toString(), first.toString(), path, List.of())).isEqualTo(second);
+        assertThat(RedisBinaryLocator.find(null, second.toString(), path, List.of())).isEqualTo(second);
+        assertThat(RedisBinaryLocator.find(null, null, path, List.of())).isEqualTo(first);
+        assertThat(RedisBinaryLocator.find(null, null, none.toString(), List.of(second.getParent()))).isEqualTo(second);
+    }
+
+    @Test
+    void aNamedBinaryIsFoundByPropertyThenEnvironmentThenServersDir(@TempDir Path tmp) throws IOException {
+        Path fetched = executable(tmp.resolve("servers").resolve("redis-6.0"), "server");
+        Path byEnv = executable(tmp.resolve("env"));
+        Path byProperty = executable(tmp.resolve("property"));
+        Path servers = tmp.resolve("servers");
+
+        assertThat(RedisBinaryLocator.findNamed("redis-6.0", byProperty.toString(), byEnv.toString(), servers))
+                .isEqualTo(byProperty);
+        assertThat(RedisBinaryLocator.findNamed("redis-6.0", null, byEnv.toString(), servers)).isEqualTo(byEnv);
+        assertThat(RedisBinaryLocator.findNamed("redis-6.0", "", null, servers)).isEqualTo(fetched);
+        assertThat(RedisBinaryLocator.envName("redis-6.0")).isEqualTo("REDIS_SERVER_BIN_REDIS_6_0");
+    }
+
+    @Test
+    void aMissingNamedBinaryFailsNamingTheFetchScript(@TempDir Path empty) {
+        assertThatThrownBy(() -> RedisBinaryLocator.findNamed("valkey-8.0", null, null, empty))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(empty.resolve("valkey-8.0").resolve("server").toString())
+                .hasMessageContaining(".ci/fetch-redis-servers valkey-8.0")
+                .hasMessageContaining("-Ddistlock.redis-server.valkey-8.0=")
+                .hasMessageContaining("REDIS_SERVER_BIN_VALKEY_8_0")
+                .hasMessageContaining("never skip");
+        assertThatThrownBy(() -> RedisBinaryLocator.findNamed("valkey-8.0", MISSING, null, empty))
+                .hasMessageContaining("-Ddistlock.redis-server.valkey-8.0=" + MISSING)
+                .hasMessageContaining(".ci/fetch-redis-servers valkey-8.0");
+    }
+
+    @Test
+    void theServersDirIsPropertyThenEnvironmentThenTheUserCache() {
+        assertThat(RedisBinaryLocator.serversDir("/p", "/e", "/x", "/home/u")).isEqualTo(Path.of("/p"));
+        assertThat(RedisBinaryLocator.serversDir(null, "/e", "/x", "/home/u")).isEqualTo(Path.of("/e"));
+        assertThat(RedisBinaryLocator.serversDir(null, null, "/x", "/home/u")).isEqualTo(Path.of("/x/distlock/servers"));
+        assertThat(RedisBinaryLocator.serversDir(null, "", null, "/home/u"))
+                .isEqualTo(Path.of("/home/u/.cache/distlock/servers"));
     }
 
     private static void hasInstallInstructions(Throwable e) {
@@ -63,8 +100,12 @@ class RedisServerDiscoveryIT {
     }
 
     private static Path executable(Path dir) throws IOException {
+        return executable(dir, "redis-server");
+    }
+
+    private static Path executable(Path dir, String name) throws IOException {
         Files.createDirectories(dir);
-        Path file = dir.resolve("redis-server");
+        Path file = dir.resolve(name);
         Files.writeString(file, "#!/bin/sh\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
         return file;

@@ -8,13 +8,17 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Real redis-server processes: lifecycle, RESP client and fault helpers. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -165,11 +169,16 @@ class RedisServerIT {
         }
     }
 
-    @Test
-    void aSuspendedServerCanBeStopped() {
+    @ParameterizedTest(name = "kill: {0}")
+    @ValueSource(booleans = {false, true})
+    void aSuspendedServerCanBeStoppedOrKilled(boolean kill) {
         try (RedisServer server = RedisServer.start()) {
             server.suspend();
-            server.stop();
+            if (kill) {
+                server.kill();
+            } else {
+                server.stop();
+            }
             assertThat(server.isRunning()).isFalse();
             assertThat(server.isSuspended()).isFalse();
         }
@@ -220,6 +229,87 @@ class RedisServerIT {
                     .hasCauseInstanceOf(SocketTimeoutException.class);
             // the late reply must not be read as the answer to a later command
             assertThatThrownBy(() -> client.command("PING")).isInstanceOf(UncheckedIOException.class);
+        }
+    }
+
+    @Test
+    void killEndsTheProcessAtOnceAndRestartBringsItBack() throws IOException {
+        try (RedisServer server = RedisServer.start()) {
+            long pid = server.pid();
+            server.command("SET", "k", "v");
+
+            server.kill();
+
+            assertThat(server.isRunning()).isFalse();
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+            try (ServerSocket socket = bind(server.port())) {
+                assertThat(socket.getLocalPort()).isEqualTo(server.port());
+            }
+            server.kill(); // idempotent
+            server.restart();
+            assertThat(server.pid()).isNotEqualTo(pid);
+            assertThat(server.command("GET", "k")).isNull();
+        }
+    }
+
+    @Test
+    void restartWithDowntimeKeepsThePortClosedMeanwhile() {
+        try (RedisServer server = RedisServer.start()) {
+            server.kill();
+            long start = System.nanoTime();
+            server.restart(Duration.ofMillis(700));
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(700);
+            assertThat(server.command("PING")).isEqualTo("PONG");
+        }
+    }
+
+    @Test
+    void theBuilderPassesAConfigFileAndExtraOptions() throws IOException {
+        try (RedisServer server = RedisServer.builder()
+                .config("maxmemory 3mb", "maxmemory-policy allkeys-lru", "hz 11")
+                .args("--hz", "12")
+                .start()) {
+            assertThat(server.configFile()).contains(server.dir().resolve("redis.conf"));
+            assertThat(server.command("CONFIG", "GET", "maxmemory")).isEqualTo(List.of("maxmemory", "3145728"));
+            assertThat(server.command("CONFIG", "GET", "hz")).isEqualTo(List.of("hz", "12")); // options win
+            assertThat(server.command("CONFIG", "GET", "save")).isEqualTo(List.of("save", ""));
+
+            Files.writeString(server.configFile().orElseThrow(), "maxmemory 5mb\n", StandardOpenOption.APPEND);
+            server.restart();
+            assertThat(server.command("CONFIG", "GET", "maxmemory")).isEqualTo(List.of("maxmemory", "5242880"));
+        }
+        try (RedisServer plain = RedisServer.start()) {
+            assertThat(plain.configFile()).isEmpty();
+        }
+    }
+
+    @Test
+    void theBuilderStartsSeveralServersInParallel() {
+        long start = System.nanoTime();
+        List<RedisServer> servers = RedisServer.builder().start(5);
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        try {
+            assertThat(servers).hasSize(5);
+            assertThat(servers.stream().map(RedisServer::port).distinct()).hasSize(5);
+            for (RedisServer server : servers) {
+                assertThat(server.command("PING")).isEqualTo("PONG");
+            }
+            System.out.println("5 servers started in " + millis + " ms");
+        } finally {
+            servers.forEach(RedisServer::close);
+        }
+    }
+
+    @Test
+    void aClusterNodeGetsAFreeBusPortAndItsOwnNodesFile() throws IOException {
+        try (RedisServer node = RedisServer.builder().clusterNode().start()) {
+            assertThat(node.port()).isLessThanOrEqualTo(65_535 - 10_000);
+            assertThat(node.command("CLUSTER", "INFO").toString()).contains("cluster_state:fail");
+            assertThat(node.dir().resolve("nodes.conf")).exists();
+            String id = (String) node.command("CLUSTER", "MYID");
+            node.kill();
+            node.restart();
+            assertThat(node.command("CLUSTER", "MYID")).isEqualTo(id);
         }
     }
 
