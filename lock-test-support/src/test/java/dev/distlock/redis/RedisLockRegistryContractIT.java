@@ -3,10 +3,8 @@ package dev.distlock.redis;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.test.RedisServer;
-import dev.distlock.test.RedisServerExtension;
 import dev.distlock.test.contract.LockRegistryContract;
 import java.time.Duration;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -15,31 +13,31 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 abstract class RedisLockRegistryContractIT extends LockRegistryContract {
 
-    @RegisterExtension
-    static final RedisServerExtension redis = new RedisServerExtension();
+    /** The server of the test class (each subclass registers its own extension). */
+    abstract RedisServer server();
 
     /** A started connection factory on {@code server} whose commands time out after {@code timeout}. */
     abstract RedisConnectionFactory connectionFactory(RedisServer server, Duration timeout);
 
     @Override
     protected LockRegistry newRegistry(LockListener listener, Duration maxPollInterval) {
-        RedisConnectionFactory factory = connectionFactory(redis.server(), Duration.ofSeconds(5));
+        RedisConnectionFactory factory = connectionFactory(server(), Duration.ofSeconds(5));
         closeAfterTest(() -> ((org.springframework.beans.factory.DisposableBean) factory).destroy());
         return RedisLockRegistry.builder(factory).listener(listener).maxPollInterval(maxPollInterval).build();
     }
 
     @Override
     protected void deleteFromOutside(LockRegistry registry, String name) {
-        redis.server().command("DEL", ((RedisLockRegistry) registry).keyOf(name));
+        server().command("DEL", ((RedisLockRegistry) registry).keyOf(name));
     }
 
     @Override
     protected long waitersQueued(LockRegistry registry, String name) {
-        return (Long) redis.server().command("LLEN", ((RedisLockRegistry) registry).keyOf(name) + ":queue");
+        return (Long) server().command("LLEN", ((RedisLockRegistry) registry).keyOf(name) + ":queue");
     }
 
     @Override
     protected void overwriteFromOutside(LockRegistry registry, String name, String value) {
-        redis.server().command("SET", ((RedisLockRegistry) registry).keyOf(name), value);
+        server().command("SET", ((RedisLockRegistry) registry).keyOf(name), value);
     }
 }
