@@ -234,15 +234,17 @@ final class Acquisition {
          * The hold a hand-off notice gave, if enough of its claim is left to trust it without asking the
          * store: the notice says when (on the store's clock) the lock was handed over, and the last try says
          * which local moment that clock's reading follows, so the deadline errs on the early side even if the
-         * notice was read late (a paused waiter). Otherwise the next try asks the store, which confirms the
-         * hold only if it is still this token's.
+         * notice was read late (a paused waiter). A notice of a hand-off older than the last try is stale:
+         * that try saw the lock later and did not find it this token's. Otherwise the next try asks the store,
+         * which confirms the hold only if it is still this token's.
          */
         private Hold trustedNotice() {
             Grant notice = grant;
-            if (notice == null) {
+            if (notice == null || notice.serverTimeMillis() < lastServerMillis) {
+                // no notice, or one older than the last try, which saw the lock after it and found it busy
                 return null;
             }
-            long sinceLastTry = Math.max(0, notice.serverTimeMillis() - lastServerMillis);
+            long sinceLastTry = notice.serverTimeMillis() - lastServerMillis;
             long lease = notice.leaseMillis();
             long validUntil = lastSentNanos
                     + TimeUnit.MILLISECONDS.toNanos(sinceLastTry + lease - LeaseTiming.driftMillis(lease));
