@@ -85,6 +85,16 @@ class HandOffFaultsTest {
      */
     @Test
     void aWaiterThatReadsItsNoticeTooLateChecksWithTheStoreAndDoesNotHoldWithTheNextOwner() throws Exception {
+        pausedAcrossItsHandOff(true);
+    }
+
+    /** The same, but the paused waiter's poll is answered before it reads the notice (which is then stale). */
+    @Test
+    void aWaiterThatReadsANoticeOlderThanItsLastTryIgnoresIt() throws Exception {
+        pausedAcrossItsHandOff(false);
+    }
+
+    private void pausedAcrossItsHandOff(boolean noticeFirst) throws Exception {
         FencedLock holder = process().obtain("job");
         holder.lock();
         long holderFence = holder.fencingToken();
@@ -120,8 +130,16 @@ class HandOffFaultsTest {
         assertThat(otherHolds.await(20, TimeUnit.SECONDS)).as("the other waiter got the lock").isTrue();
 
         // the paused process wakes up: its notice and its poll arrive late
-        store.deliverNotices();
-        stalledPoll.proceed();
+        if (noticeFirst) {
+            store.deliverNotices();
+            stalledPoll.proceed();
+        } else {
+            Call nextPoll = store.next(Op.ACQUIRE, "job").holdBeforeRunning();
+            stalledPoll.proceed();
+            nextPoll.awaitEntered(); // the stalled poll was answered (busy): the waiter sleeps, then polls again
+            store.deliverNotices();
+            nextPoll.proceed();
+        }
         assertThat(pausedWaiter.isDone()).as("the paused waiter does not hold while the other does").isFalse();
         otherMayRelease.countDown();
 
