@@ -75,14 +75,13 @@ public final class DistlockAutoConfiguration {
         @Bean(LISTENER_CONTAINER_BEAN)
         @ConditionalOnMissingBean(value = LockRegistry.class, name = LISTENER_CONTAINER_BEAN)
         RedisMessageListenerContainer distlockListenerContainer(RedisConnectionFactory connectionFactory) {
-            RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+            RedisMessageListenerContainer container = new PhasedListenerContainer();
             container.setConnectionFactory(connectionFactory);
             // notices only wake a waiter: run them on the connection's thread, no thread per message
             container.setTaskExecutor(new SyncTaskExecutor());
             SimpleAsyncTaskExecutor subscriptions = new SimpleAsyncTaskExecutor("distlock-pubsub-");
             subscriptions.setDaemon(true);
             container.setSubscriptionExecutor(subscriptions);
-            container.setPhase(LISTENER_CONTAINER_PHASE);
             return container;
         }
 
@@ -110,6 +109,15 @@ public final class DistlockAutoConfiguration {
         @ConditionalOnMissingBean(LockRegistry.class)
         InMemoryLockRegistry lockRegistry(DistlockProperties properties, ObjectProvider<LockListener> listeners) {
             return withSharedSettings(InMemoryLockRegistry.builder(), properties, listeners).build();
+        }
+    }
+
+    /** The container in {@link #LISTENER_CONTAINER_PHASE}; Spring Data Redis 3 has no {@code setPhase}. */
+    static final class PhasedListenerContainer extends RedisMessageListenerContainer {
+
+        @Override
+        public int getPhase() {
+            return LISTENER_CONTAINER_PHASE;
         }
     }
 
