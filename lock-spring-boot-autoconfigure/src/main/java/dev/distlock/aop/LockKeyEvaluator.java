@@ -43,11 +43,6 @@ final class LockKeyEvaluator {
         template.applyDelegatesTo(new StandardEvaluationContext());
     }
 
-    /** The rule of {@code @DistributedLock}: a name is SpEL exactly when it starts with #, ', @ or T(. */
-    static boolean isExpression(String name) {
-        return name.startsWith("#") || name.startsWith("'") || name.startsWith("@") || name.startsWith("T(");
-    }
-
     /**
      * Parses a name expression.
      *

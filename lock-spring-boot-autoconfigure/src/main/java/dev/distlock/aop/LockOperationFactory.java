@@ -57,7 +57,7 @@ final class LockOperationFactory {
             name = annotation.name();
         } else if (name.isBlank()) {
             report.add("name is empty; give a literal name or a SpEL expression starting with #, ', @ or T(");
-        } else if (!annotation.literal() && LockKeyEvaluator.isExpression(name)) {
+        } else if (!annotation.literal() && LockNameSyntax.isExpression(name)) {
             expression = parse(name, method, report);
             beans = expression != null ? ExpressionReferences.of(expression).beans() : Set.of();
         } else {
@@ -218,7 +218,7 @@ final class LockOperationFactory {
         if (!annotation.label().isBlank()) {
             return annotation.label();
         }
-        if (!name.isBlank() && expression == null && (annotation.literal() || !LockKeyEvaluator.isExpression(name))) {
+        if (!name.isBlank() && expression == null && (annotation.literal() || !LockNameSyntax.isExpression(name))) {
             return name;
         }
         return ClassUtils.getUserClass(targetClass).getSimpleName() + "." + method.getName();
