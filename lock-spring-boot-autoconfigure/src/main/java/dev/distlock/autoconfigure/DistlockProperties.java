@@ -61,6 +61,7 @@ public class DistlockProperties implements InitializingBean {
      */
     private int advisorOrder = Ordered.LOWEST_PRECEDENCE - 1000;
 
+    /** Micrometer metrics of distributed locks. */
     private final Metrics metrics = new Metrics();
 
     /**

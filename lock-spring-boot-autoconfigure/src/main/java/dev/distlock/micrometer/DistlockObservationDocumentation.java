@@ -22,16 +22,6 @@ public enum DistlockObservationDocumentation implements ObservationDocumentation
         public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
             return DefaultLockAcquireObservationConvention.class;
         }
-
-        @Override
-        public KeyName[] getLowCardinalityKeyNames() {
-            return LowCardinalityKeyNames.values();
-        }
-
-        @Override
-        public KeyName[] getHighCardinalityKeyNames() {
-            return HighCardinalityKeyNames.values();
-        }
     },
 
     /** The hold: from acquired to released, found lost or failed to release; the method runs inside it. */
@@ -41,17 +31,17 @@ public enum DistlockObservationDocumentation implements ObservationDocumentation
         public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
             return DefaultLockHoldObservationConvention.class;
         }
-
-        @Override
-        public KeyName[] getLowCardinalityKeyNames() {
-            return LowCardinalityKeyNames.values();
-        }
-
-        @Override
-        public KeyName[] getHighCardinalityKeyNames() {
-            return HighCardinalityKeyNames.values();
-        }
     };
+
+    @Override
+    public KeyName[] getLowCardinalityKeyNames() {
+        return LowCardinalityKeyNames.values();
+    }
+
+    @Override
+    public KeyName[] getHighCardinalityKeyNames() {
+        return HighCardinalityKeyNames.values();
+    }
 
     /** Keys with a small fixed set of values. */
     public enum LowCardinalityKeyNames implements KeyName {
