@@ -1,64 +1,42 @@
 package dev.distlock.actuate;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
-import org.springframework.core.NestedExceptionUtils;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.ReturnType;
 
 /**
- * Health of distributed locking: {@code UP} when Redis runs a Lua script that calls a command (every lock
- * operation is such a script), {@code DOWN} with the error otherwise. When {@code UP}, the details tell
- * Redis's {@code maxmemory-policy} and warn if it can evict lock keys (see {@link MaxmemoryPolicy}); a
- * policy that cannot be read (the command is not permitted) is said in a detail, not counted as a failure.
- *
- * <p>It writes no key, so it neither disturbs locks nor needs write permission; scripts it runs are not
- * cached by SHA, which is what a probe wants.
+ * The {@code distlock} health indicator of Spring Boot 4: reports what {@link DistlockHealthCheck} finds
+ * (DOWN with the reason under {@code error} when locking cannot work; UP with the server version, role and
+ * eviction policy otherwise). Spring Boot 3 applications get the same from
+ * {@code Boot3DistlockHealthIndicator}.
  */
 public class DistlockHealthIndicator extends AbstractHealthIndicator {
 
-    /** Calls a command from Lua, as the lock scripts do, and answers 1. */
-    private static final byte[] PROBE = "redis.call('PING') return 1".getBytes(StandardCharsets.UTF_8);
-
-    private final RedisConnectionFactory connectionFactory;
+    private final DistlockHealthCheck check;
 
     /**
-     * Checks the Redis behind {@code connectionFactory}.
+     * Checks the Redis behind {@code connectionFactory} for a registry with the default key prefix.
      *
      * @param connectionFactory the connection factory the lock registry uses
      */
     public DistlockHealthIndicator(RedisConnectionFactory connectionFactory) {
+        this(new DistlockHealthCheck(connectionFactory, DistlockHealthCheck.channelPrefixOf("distlock")));
+    }
+
+    /**
+     * Reports what {@code check} finds.
+     *
+     * @since 0.1.0
+     */
+    public DistlockHealthIndicator(DistlockHealthCheck check) {
         super("Distributed lock health check failed");
-        this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+        this.check = Objects.requireNonNull(check, "check");
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        try (RedisConnection connection = connectionFactory.getConnection()) {
-            probe(connection);
-            builder.up();
-            MaxmemoryPolicy.read(connection.serverCommands()).describe(builder);
-        }
-    }
-
-    private static void probe(RedisConnection connection) {
-        Long answer;
-        try {
-            answer = connection.scriptingCommands().eval(PROBE, ReturnType.INTEGER, 0);
-        } catch (RuntimeException ex) {
-            // Spring's translated exceptions often say only "Error in execution": the root cause says why
-            throw new IllegalStateException("Redis did not run the Lua probe: " + rootCause(ex), ex);
-        }
-        if (answer == null || answer != 1L) {
-            throw new IllegalStateException("The Lua probe answered " + answer + " instead of 1");
-        }
-    }
-
-    /** The innermost cause, as {@code class: message}. */
-    static String rootCause(Throwable failure) {
-        return NestedExceptionUtils.getMostSpecificCause(failure).toString();
+        DistlockHealth health = check.check();
+        (health.up() ? builder.up() : builder.down()).withDetails(health.details());
     }
 }

@@ -1,9 +1,9 @@
 package dev.distlock.actuate;
 
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import org.springframework.boot.health.contributor.Health;
 import org.springframework.data.redis.connection.RedisServerCommands;
 
 /**
@@ -37,7 +37,7 @@ final class MaxmemoryPolicy {
             }
             configFailure = "CONFIG GET maxmemory-policy answered nothing";
         } catch (RuntimeException ex) {
-            configFailure = "CONFIG GET maxmemory-policy failed: " + DistlockHealthIndicator.rootCause(ex);
+            configFailure = "CONFIG GET maxmemory-policy failed: " + HealthFailures.rootCause(ex);
         }
         try {
             Set<String> policies = valuesOf(server.info("memory"), "maxmemory_policy");
@@ -46,7 +46,7 @@ final class MaxmemoryPolicy {
             }
             return new MaxmemoryPolicy(Set.of(), configFailure + "; INFO memory has no maxmemory_policy");
         } catch (RuntimeException ex) {
-            return new MaxmemoryPolicy(Set.of(), configFailure + "; INFO memory failed: " + DistlockHealthIndicator.rootCause(ex));
+            return new MaxmemoryPolicy(Set.of(), configFailure + "; INFO memory failed: " + HealthFailures.rootCause(ex));
         }
     }
 
@@ -69,15 +69,16 @@ final class MaxmemoryPolicy {
     }
 
     /** Adds {@code maxmemoryPolicy}, plus {@code warning} or {@code maxmemoryPolicyError} when due. */
-    void describe(Health.Builder builder) {
+    void describe(Map<String, Object> details) {
         if (policies.isEmpty()) {
-            builder.withDetail("maxmemoryPolicy", "unknown").withDetail("maxmemoryPolicyError", unreadableBecause);
+            details.put("maxmemoryPolicy", "unknown");
+            details.put("maxmemoryPolicyError", unreadableBecause);
             return;
         }
         String policy = String.join(",", policies);
-        builder.withDetail("maxmemoryPolicy", policy);
+        details.put("maxmemoryPolicy", policy);
         if (canEvictLockKeys()) {
-            builder.withDetail("warning", "maxmemory-policy " + policy + " lets Redis evict lock keys when memory "
+            details.put("warning", "maxmemory-policy " + policy + " lets Redis evict lock keys when memory "
                     + "runs short: a held lock would vanish and another process could take it. Use noeviction.");
         }
     }

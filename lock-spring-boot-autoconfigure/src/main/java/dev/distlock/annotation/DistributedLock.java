@@ -22,7 +22,10 @@ import java.lang.annotation.Target;
  * Anything else is a literal and needs no quotes. Expressions see the arguments as {@code #name},
  * {@code #p0} or {@code #a0}, the method as {@code #root.method}, the target as {@code #root.target}, and
  * beans as {@code @beanName}. They are parsed once per method; syntax errors and unknown parameter names
- * fail the application at startup.
+ * fail the application at startup. {@code ${...}} placeholders are resolved first, in literals and
+ * expressions alike. A literal that contains {@code #} or {@code '} fails the startup, since it is most
+ * likely a mistaken expression ({@code "order:#id"} would be one lock for every order); write the
+ * expression ({@code "'order:' + #id"}) or, if the characters are meant, set {@link #literal()}.
  *
  * <p>The lock wraps {@code @Transactional} on the same method: it is acquired before the transaction
  * starts and released after it commits or rolls back. Like every proxy-based annotation it applies to
@@ -34,8 +37,19 @@ import java.lang.annotation.Target;
 @Documented
 public @interface DistributedLock {
 
-    /** The lock name: a literal, or a SpEL expression when it starts with {@code #}, {@code '}, {@code @} or {@code T(}. */
+    /**
+     * The lock name: a literal, or a SpEL expression when it starts with {@code #}, {@code '}, {@code @} or
+     * {@code T(}; {@code ${...}} placeholders are resolved in both.
+     */
     String name();
+
+    /**
+     * Whether {@link #name()} is a literal whatever it looks like: never SpEL, and allowed to contain
+     * {@code #} and {@code '} (which otherwise fail the startup as a likely mistaken expression).
+     *
+     * @since 0.1.0
+     */
+    boolean literal() default false;
 
     /**
      * How long the call may wait for the lock: a duration such as {@code "500ms"}, {@code "5s"} or
@@ -50,6 +64,17 @@ public @interface DistributedLock {
      * {@code distlock.renew-lease=false}).
      */
     String lease() default "";
+
+    /**
+     * How long the lock stays taken at least, counted from when the method started, even if the method
+     * returns sooner: on return the lock is left in Redis for the rest of this time (no renewal), then
+     * expires. A job scheduled on several instances whose clocks differ a little then runs once per
+     * period, like ShedLock's {@code lockAtLeastFor}. Also applies when the method throws. A duration as for
+     * {@link #timeout()}; empty or {@code "0"}: released as soon as the method returns.
+     *
+     * @since 0.1.0
+     */
+    String holdAtLeast() default "";
 
     /** What happens when the lock cannot be acquired in time. */
     TimeoutAction onTimeout() default TimeoutAction.FAIL;

@@ -27,9 +27,20 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
      *        {@code timeout}/{@code lease}
      */
     public DistributedLockInterceptor(Supplier<LockRegistry> registry, LockDefaults defaults, BeanFactory beanFactory) {
+        this(registry, defaults, beanFactory, () -> LockCallObserver.NONE);
+    }
+
+    /**
+     * Like {@link #DistributedLockInterceptor(Supplier, LockDefaults, BeanFactory)}, with an observer of every
+     * call's acquire and hold (asked for at the first locked call, like the registry).
+     *
+     * @since 0.1.0
+     */
+    public DistributedLockInterceptor(Supplier<LockRegistry> registry, LockDefaults defaults, BeanFactory beanFactory,
+            Supplier<LockCallObserver> observer) {
         LockKeyEvaluator keys = new LockKeyEvaluator(beanFactory);
         this.operations = new LockOperationSource(new LockOperationFactory(keys, defaults, beanFactory));
-        this.execution = new LockExecution(SingletonSupplier.of(registry), keys);
+        this.execution = new LockExecution(SingletonSupplier.of(registry), keys, SingletonSupplier.of(observer));
     }
 
     /** Runs the invocation under its lock, or just proceeds when the method is not annotated. */

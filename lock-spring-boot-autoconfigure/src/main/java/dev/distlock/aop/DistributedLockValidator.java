@@ -5,6 +5,7 @@ import dev.distlock.core.LockRegistry;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
 import org.springframework.aop.scope.ScopedProxyUtils;
@@ -39,7 +40,7 @@ public final class DistributedLockValidator implements SmartInitializingSingleto
     /**
      * Checks every annotated method of every bean class.
      *
-     * @throws IllegalStateException listing all problems, if there are any
+     * @throws InvalidDistributedLockException listing all problems, if there are any
      */
     @Override
     public void afterSingletonsInstantiated() {
@@ -60,12 +61,11 @@ public final class DistributedLockValidator implements SmartInitializingSingleto
         }
         if (!checked.isEmpty() && beanFactory.getBeanNamesForType(LockRegistry.class, true, false).length == 0) {
             problems.add("@DistributedLock is used (e.g. on " + checked.iterator().next().description() + "), but "
-                    + "there is no LockRegistry bean: add spring-boot-starter-data-redis (a RedisConnectionFactory), "
-                    + "set distlock.store=memory for tests, or define a LockRegistry bean");
+                    + "there is no LockRegistry bean: add spring-boot-starter-data-redis (one RedisConnectionFactory, "
+                    + "or mark one @Primary), set distlock.store=memory for tests, or define a LockRegistry bean");
         }
         if (!problems.isEmpty()) {
-            throw new IllegalStateException("Invalid @DistributedLock declarations:\n - "
-                    + String.join("\n - ", problems));
+            throw new InvalidDistributedLockException(List.copyOf(problems));
         }
     }
 

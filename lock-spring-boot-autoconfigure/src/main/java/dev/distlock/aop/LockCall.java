@@ -1,6 +1,8 @@
 package dev.distlock.aop;
 
 import dev.distlock.annotation.DistributedLock.TimeoutAction;
+import dev.distlock.aop.LockCallObserver.Acquiring;
+import dev.distlock.aop.LockCallObserver.Missed;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockInterruptedException;
 import dev.distlock.core.LockRegistry;
@@ -13,12 +15,15 @@ final class LockCall {
     private final LockRegistry registry;
     private final FencedLock lock;
     private final MethodInvoker invoker;
+    private final LockCallObserver observer;
 
-    LockCall(LockOperation operation, LockRegistry registry, FencedLock lock, MethodInvoker invoker) {
+    LockCall(LockOperation operation, LockRegistry registry, FencedLock lock, MethodInvoker invoker,
+            LockCallObserver observer) {
         this.operation = operation;
         this.registry = registry;
         this.lock = lock;
         this.invoker = invoker;
+        this.observer = observer;
     }
 
     /**
@@ -30,20 +35,30 @@ final class LockCall {
      */
     LockContext acquire() {
         Duration wait = operation.waitTimeout();
+        boolean skips = operation.onTimeout() == TimeoutAction.SKIP;
+        Acquiring observed = observer.acquiring(operation.label(), lock.name(), operation.method());
         long start = System.nanoTime();
+        LockCallObserver.AcquireAction<Boolean, InterruptedException> tryLock = () -> lock.tryLock(wait);
         boolean acquired;
         try {
-            acquired = lock.tryLock(wait);
+            acquired = observed.around(skips ? () -> SkipOnTimeout.during(tryLock) : tryLock);
         } catch (InterruptedException ex) {
+            observed.missed(Missed.INTERRUPTED, ex);
             Thread.currentThread().interrupt();
             throw new LockInterruptedException(lock.name(), ex);
+        } catch (RuntimeException | Error ex) {
+            observed.missed(Missed.ERROR, ex);
+            throw ex;
         }
         if (acquired) {
-            return LockContext.ofThread(lock, operation.label());
+            return LockContext.ofThread(lock, operation.label(), operation.holdAtLeast(),
+                    observed.acquired(lock.fencingToken()));
         }
-        if (operation.onTimeout() == TimeoutAction.SKIP) {
+        if (skips) {
+            observed.missed(Missed.SKIPPED, null);
             return null;
         }
+        observed.missed(Missed.TIMEOUT, null);
         throw new LockAcquisitionTimeoutException(lock.name(), operation.label(), operation.description(), wait,
                 Duration.ofNanos(System.nanoTime() - start));
     }

@@ -1,7 +1,11 @@
 package dev.distlock.aop;
 
+import dev.distlock.aop.LockCallObserver.HoldEnd;
+import dev.distlock.aop.LockCallObserver.Holding;
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockLostException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -34,21 +38,33 @@ public final class LockContext {
     /** The hold as its acquiring thread sees it. */
     private final FencedLock lock;
     private final Thread owner;
+    /** How long the lock stays taken at least, from {@link #startNanos}; zero for no minimum. */
+    private final Duration holdAtLeast;
+    private final long startNanos;
+    private final Holding observed;
     /** Set once the hold is handed over to be released from any thread (asynchronous results). */
     private volatile DetachedLock detached;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    private LockContext(FencedLock lock, String label) {
+    private LockContext(FencedLock lock, String label, Duration holdAtLeast, Holding observed) {
         this.key = lock.name();
         this.label = label;
         this.fencingToken = lock.fencingToken();
         this.lock = lock;
         this.owner = Thread.currentThread();
+        this.holdAtLeast = holdAtLeast;
+        this.startNanos = System.nanoTime();
+        this.observed = observed;
     }
 
-    /** A hold the current thread has just acquired through {@code lock}. */
-    static LockContext ofThread(FencedLock lock, String label) {
-        return new LockContext(lock, label);
+    /**
+     * A hold the current thread has just acquired through {@code lock}.
+     *
+     * @param holdAtLeast how long from now the lock stays taken at least, even if released sooner
+     * @param observed the observer of the hold
+     */
+    static LockContext ofThread(FencedLock lock, String label, Duration holdAtLeast, Holding observed) {
+        return new LockContext(lock, label, holdAtLeast, observed);
     }
 
     /**
@@ -110,7 +126,7 @@ public final class LockContext {
         }
         stack.push(this);
         try {
-            return invoker.invoke();
+            return observed.around(invoker);
         } finally {
             stack.pop();
             if (stack.isEmpty()) {
@@ -124,25 +140,61 @@ public final class LockContext {
         detached = lock.detach();
     }
 
-    /** Releases the hold once, from the owning thread or (once detached) from any thread. */
+    /**
+     * Releases the hold once, from the owning thread or (once detached) from any thread; with a minimum hold
+     * not yet over, leaves the lock taken in the backend for the rest of it.
+     */
     void release() {
-        if (released.compareAndSet(false, true)) {
-            DetachedLock hold = detached;
-            if (hold != null) {
-                hold.unlock();
-            } else {
-                lock.unlock();
-            }
-        }
+        end(null);
     }
 
     /** Releases after {@code failure}: a release failure is added to it rather than replacing it. */
     void releaseAfter(Throwable failure) {
         try {
-            release();
+            end(failure);
         } catch (RuntimeException releaseFailure) {
             failure.addSuppressed(releaseFailure);
         }
+    }
+
+    private void end(Throwable methodFailure) {
+        if (!released.compareAndSet(false, true)) {
+            return;
+        }
+        HoldEnd end = HoldEnd.RELEASE_FAILED;
+        try {
+            unlock(remainingMinimumHold());
+            end = HoldEnd.RELEASED;
+        } catch (LockLostException lost) {
+            end = HoldEnd.LOST;
+            throw lost;
+        } finally {
+            observed.ended(end, methodFailure);
+        }
+    }
+
+    private void unlock(Duration keepFor) {
+        DetachedLock hold = detached;
+        if (keepFor.isZero()) {
+            if (hold != null) {
+                hold.unlock();
+            } else {
+                lock.unlock();
+            }
+        } else if (hold != null) {
+            hold.unlockAfter(keepFor);
+        } else {
+            lock.unlockAfter(keepFor);
+        }
+    }
+
+    /** What is left of the minimum hold, in whole milliseconds (the backend's resolution); zero when over. */
+    private Duration remainingMinimumHold() {
+        if (holdAtLeast.isZero()) {
+            return Duration.ZERO;
+        }
+        long leftMillis = holdAtLeast.minusNanos(System.nanoTime() - startNanos).toMillis();
+        return leftMillis > 0 ? Duration.ofMillis(leftMillis) : Duration.ZERO;
     }
 
     /** Releases, ignoring a failure (the registry's listeners hear of it): for holds nobody waits on. */

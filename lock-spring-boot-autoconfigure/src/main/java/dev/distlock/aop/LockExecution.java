@@ -14,13 +14,16 @@ final class LockExecution {
 
     private final Supplier<LockRegistry> registry;
     private final LockKeyEvaluator keys;
+    private final Supplier<LockCallObserver> observer;
 
     /**
      * @param registry asked on each call (the supplier caches), since advisors exist before the registry
+     * @param observer likewise
      */
-    LockExecution(Supplier<LockRegistry> registry, LockKeyEvaluator keys) {
+    LockExecution(Supplier<LockRegistry> registry, LockKeyEvaluator keys, Supplier<LockCallObserver> observer) {
         this.registry = registry;
         this.keys = keys;
+        this.observer = observer;
     }
 
     /**
@@ -38,6 +41,6 @@ final class LockExecution {
         } catch (DistributedLockException keyFailure) {
             return operation.returnHandler().failed(keyFailure);
         }
-        return operation.returnHandler().execute(new LockCall(operation, locks, lock, invoker));
+        return operation.returnHandler().execute(new LockCall(operation, locks, lock, invoker, observer.get()));
     }
 }

@@ -4,7 +4,8 @@ import dev.distlock.core.DistributedLockException;
 
 /**
  * The lock name of a {@link dev.distlock.annotation.DistributedLock @DistributedLock} call could not be
- * computed: the expression threw, or gave {@code null} or a blank string. The method was not invoked.
+ * computed: the expression threw, or gave {@code null}, a blank string or a string that is no valid lock name
+ * (too long, a lone surrogate). The method was not invoked.
  * {@link #getLockName()} is the lock's label, since there is no key.
  */
 public class LockKeyEvaluationException extends DistributedLockException {

@@ -1,5 +1,7 @@
 package dev.distlock.aop;
 
+import dev.distlock.core.InvalidLockNameException;
+import dev.distlock.core.support.LockNames;
 import java.lang.reflect.Method;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
@@ -41,11 +43,6 @@ final class LockKeyEvaluator {
         template.applyDelegatesTo(new StandardEvaluationContext());
     }
 
-    /** The rule of {@code @DistributedLock}: a name is SpEL exactly when it starts with #, ', @ or T(. */
-    static boolean isExpression(String name) {
-        return name.startsWith("#") || name.startsWith("'") || name.startsWith("@") || name.startsWith("T(");
-    }
-
     /**
      * Parses a name expression.
      *
@@ -63,7 +60,8 @@ final class LockKeyEvaluator {
     /**
      * The key of one call of an operation whose name is SpEL.
      *
-     * @throws LockKeyEvaluationException if the expression throws, or gives {@code null} or a blank string
+     * @throws LockKeyEvaluationException if the expression throws, or gives {@code null}, a blank string or
+     *         no valid lock name (see {@link LockNames#validate})
      */
     String evaluate(LockOperation operation, Object[] args, Object target) {
         Method method = operation.method();
@@ -82,7 +80,11 @@ final class LockKeyEvaluator {
         if (key.isBlank()) {
             throw failure(operation, "evaluated to a blank string", null);
         }
-        return key;
+        try {
+            return LockNames.validate(key);
+        } catch (InvalidLockNameException invalid) {
+            throw failure(operation, "evaluated to an invalid lock name (" + invalid.getMessage() + ")", invalid);
+        }
     }
 
     private static LockKeyEvaluationException failure(LockOperation operation, String problem, Throwable cause) {

@@ -15,19 +15,20 @@ import org.springframework.expression.Expression;
  * @param method the most specific method (its parameter names are the expression's variables)
  * @param targetClass the class the method is called on
  * @param description {@code fully.qualified.Class.method}, for messages
- * @param name the declared name
+ * @param name the declared name, placeholders resolved
  * @param literalKey the key when the name is a literal, else {@code null}
  * @param keyExpression the parsed name when it is SpEL, else {@code null}
  * @param beanReferences the beans the expression refers to ({@code @name}), checked at startup
  * @param waitTimeout how long a call waits for the lock
  * @param lease the lease of a hold
+ * @param holdAtLeast how long after the method started the lock stays taken at least; zero for no minimum
  * @param label the lock's label in events and metrics
  * @param onTimeout what a call does when it cannot get the lock in time
  * @param returnHandler how long the lock is held, given the return type
  * @param problems why the declaration is unusable; empty when it is fine
  */
 record LockOperation(Method method, Class<?> targetClass, String description, String name, String literalKey,
-        Expression keyExpression, Set<String> beanReferences, Duration waitTimeout, Lease lease, String label,
+        Expression keyExpression, Set<String> beanReferences, Duration waitTimeout, Lease lease, Duration holdAtLeast, String label,
         TimeoutAction onTimeout, ReturnHandler returnHandler, List<String> problems) {
 
     /** Fails a call of an unusable declaration (when no validator stopped the application at startup). */

@@ -1,7 +1,9 @@
 package dev.distlock.aop;
 
 import dev.distlock.annotation.DistributedLock;
+import dev.distlock.core.InvalidLockNameException;
 import dev.distlock.core.Lease;
+import dev.distlock.core.support.LockNames;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
@@ -12,7 +14,6 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.util.ClassUtils;
@@ -49,14 +50,18 @@ final class LockOperationFactory {
             report.add("the method is " + Modifier.toString(unproxyable) + ", so calls do not pass through Spring's "
                     + "proxy and it would run without the lock; allowed: a non-private, non-static, non-final method");
         }
-        String name = annotation.name();
+        String name = resolve("name", annotation.name(), report);
         Expression expression = null;
         Set<String> beans = Set.of();
-        if (name.isBlank()) {
+        if (name == null) {
+            name = annotation.name();
+        } else if (name.isBlank()) {
             report.add("name is empty; give a literal name or a SpEL expression starting with #, ', @ or T(");
-        } else if (LockKeyEvaluator.isExpression(name)) {
+        } else if (!annotation.literal() && LockNameSyntax.isExpression(name)) {
             expression = parse(name, method, report);
             beans = expression != null ? ExpressionReferences.of(expression).beans() : Set.of();
+        } else {
+            checkLiteral(name, annotation.literal(), report);
         }
         Duration wait = duration("timeout", annotation.timeout(), defaults.waitTimeout(), report);
         if (wait != null && wait.isNegative()) {
@@ -66,6 +71,10 @@ final class LockOperationFactory {
         if (fixedLease != null && fixedLease.toMillis() < 1) {
             report.add("lease '" + annotation.lease() + "' is shorter than 1ms; allowed: 1ms or more");
         }
+        Duration holdAtLeast = duration("holdAtLeast", annotation.holdAtLeast(), Duration.ZERO, report);
+        if (holdAtLeast != null && holdAtLeast.isNegative()) {
+            report.add("holdAtLeast '" + annotation.holdAtLeast() + "' is negative; allowed: 0 (release at once) or more");
+        }
         ReturnHandler handler = null;
         try {
             handler = ReturnHandlers.forType(method.getReturnType());
@@ -73,13 +82,14 @@ final class LockOperationFactory {
             report.add(unsupported.getMessage());
         }
         if (!problems.isEmpty()) {
-            return new LockOperation(method, targetClass, description, name, null, null, beans, null, null,
-                    label(annotation, targetClass, method), annotation.onTimeout(), null, List.copyOf(problems));
+            return new LockOperation(method, targetClass, description, name, null, null, beans, null, null, null,
+                    label(annotation, name, expression, targetClass, method), annotation.onTimeout(), null,
+                    List.copyOf(problems));
         }
         Lease lease = fixedLease != null ? Lease.fixed(fixedLease) : defaults.defaultLease();
         return new LockOperation(method, targetClass, description, name, expression == null ? name : null,
-                expression, beans, wait, lease, label(annotation, targetClass, method), annotation.onTimeout(), handler,
-                List.of());
+                expression, beans, wait, lease, holdAtLeast, label(annotation, name, expression, targetClass, method),
+                annotation.onTimeout(), handler, List.of());
     }
 
     private Expression parse(String name, Method method, Problems report) {
@@ -99,6 +109,36 @@ final class LockOperationFactory {
             }
         }
         return expression;
+    }
+
+    /**
+     * A literal must be a valid lock name, and one with {@code #} or {@code '} is refused unless declared
+     * literal: it is almost always an expression missing its leading quote ({@code "order:#id"}), which would
+     * make every call share one lock.
+     */
+    private static void checkLiteral(String name, boolean declaredLiteral, Problems report) {
+        try {
+            LockNames.validate(name);
+        } catch (InvalidLockNameException invalid) {
+            report.add("name is not a valid lock name: " + invalid.getMessage());
+            return;
+        }
+        int mark = declaredLiteral ? -1 : firstExpressionMark(name);
+        if (mark < 0) {
+            return;
+        }
+        String prefix = name.substring(0, mark);
+        String expression = prefix.indexOf('\'') < 0 && name.charAt(mark) == '#'
+                ? "'" + prefix + "' + " + name.substring(mark) : "an expression starting with #, ', @ or T(";
+        report.add("name '" + name + "' is a literal (it does not start with #, ', @ or T(), yet contains '"
+                + name.charAt(mark) + "': every call would share the one lock '" + name + "'. To compute the name "
+                + "from the arguments write " + expression + "; if the name is meant as written, add literal = true");
+    }
+
+    private static int firstExpressionMark(String name) {
+        int hash = name.indexOf('#');
+        int quote = name.indexOf('\'');
+        return hash < 0 ? quote : quote < 0 ? hash : Math.min(hash, quote);
     }
 
     private static boolean isKnownVariable(String variable, Method method, String[] parameters) {
@@ -134,21 +174,12 @@ final class LockOperationFactory {
         if (value.isBlank()) {
             return fallback;
         }
-        String resolved;
-        try {
-            resolved = beanFactory instanceof ConfigurableBeanFactory configurable
-                    ? configurable.resolveEmbeddedValue(value) : value;
-        } catch (IllegalArgumentException unresolvable) {
-            report.add(attribute + " '" + value + "' has an unresolvable placeholder (" + unresolvable.getMessage()
-                    + "); " + ALLOWED_DURATIONS);
-            return null;
-        }
-        if (resolved == null || resolved.contains("${")) {
-            report.add(attribute + " '" + value + "' has an unresolvable placeholder; " + ALLOWED_DURATIONS);
+        String resolved = resolve(attribute, value, report);
+        if (resolved == null) {
             return null;
         }
         try {
-            return DurationStyle.detectAndParse(resolved.trim());
+            return LockDurations.parse(resolved);
         } catch (IllegalArgumentException unparsable) {
             String shown = resolved.equals(value) ? "'" + value + "'" : "'" + value + "' (resolved to '" + resolved + "')";
             report.add(attribute + " " + shown + " is not a duration; " + ALLOWED_DURATIONS);
@@ -156,12 +187,38 @@ final class LockOperationFactory {
         }
     }
 
-    private static String label(DistributedLock annotation, Class<?> targetClass, Method method) {
+    /** {@code value} with its {@code ${...}} placeholders resolved, or {@code null} after a problem. */
+    private String resolve(String attribute, String value, Problems report) {
+        if (!value.contains("${")) {
+            return value;
+        }
+        String resolved;
+        try {
+            resolved = beanFactory instanceof ConfigurableBeanFactory configurable
+                    ? configurable.resolveEmbeddedValue(value) : value;
+        } catch (IllegalArgumentException unresolvable) {
+            report.add(attribute + " '" + value + "' has an unresolvable placeholder (" + unresolvable.getMessage()
+                    + "); " + allowedFor(attribute));
+            return null;
+        }
+        if (resolved == null || resolved.contains("${")) {
+            report.add(attribute + " '" + value + "' has an unresolvable placeholder; " + allowedFor(attribute));
+            return null;
+        }
+        return resolved;
+    }
+
+    private static String allowedFor(String attribute) {
+        return attribute.equals("name") ? "allowed: placeholders of properties the environment has"
+                : ALLOWED_DURATIONS;
+    }
+
+    private static String label(DistributedLock annotation, String name, Expression expression,
+            Class<?> targetClass, Method method) {
         if (!annotation.label().isBlank()) {
             return annotation.label();
         }
-        String name = annotation.name();
-        if (!name.isBlank() && !LockKeyEvaluator.isExpression(name)) {
+        if (!name.isBlank() && expression == null && (annotation.literal() || !LockNameSyntax.isExpression(name))) {
             return name;
         }
         return ClassUtils.getUserClass(targetClass).getSimpleName() + "." + method.getName();

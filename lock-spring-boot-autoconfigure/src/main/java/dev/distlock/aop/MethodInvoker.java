@@ -4,7 +4,7 @@ package dev.distlock.aop;
  * Calls the guarded method (the rest of the advice chain): keeps the lock support free of AOP types.
  */
 @FunctionalInterface
-interface MethodInvoker {
+public interface MethodInvoker {
 
     /** Invokes the method and returns what it returned. */
     Object invoke() throws Throwable;

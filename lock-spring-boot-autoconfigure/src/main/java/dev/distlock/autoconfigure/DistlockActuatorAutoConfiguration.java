@@ -1,9 +1,12 @@
 package dev.distlock.autoconfigure;
 
+import dev.distlock.actuate.DistlockHealthCheck;
 import dev.distlock.actuate.DistlockHealthIndicator;
 import dev.distlock.actuate.DistlocksEndpoint;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.redis.RedisLockRegistry;
 import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -29,9 +32,16 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * endpoint: exposed ({@code management.endpoints.web.exposure.include=distlocks}) and not turned off
  * ({@code management.endpoint.distlocks.access}); the health indicator is turned off by
  * {@code management.health.distlock.enabled=false}.
+ *
+ * <p>This is the health indicator of Spring Boot 4 ({@code spring-boot-health}); on Spring Boot 3 the
+ * indicator comes from {@code DistlockBoot3HealthAutoConfiguration}, chosen by which {@code HealthIndicator}
+ * type is on the class path. Both report what {@link DistlockHealthCheck} finds.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(afterName = { "dev.distlock.autoconfigure.DistlockAutoConfiguration",
-        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration" })
 @ConditionalOnBean(LockRegistry.class)
 public final class DistlockActuatorAutoConfiguration {
 
@@ -57,8 +67,16 @@ public final class DistlockActuatorAutoConfiguration {
         @Bean
         @ConditionalOnEnabledHealthIndicator("distlock")
         @ConditionalOnMissingBean(name = "distlockHealthIndicator")
-        DistlockHealthIndicator distlockHealthIndicator(RedisConnectionFactory redisConnectionFactory) {
-            return new DistlockHealthIndicator(redisConnectionFactory);
+        DistlockHealthIndicator distlockHealthIndicator(RedisConnectionFactory redisConnectionFactory,
+                ObjectProvider<RedisLockRegistry> registry, ObjectProvider<DistlockProperties> properties) {
+            return new DistlockHealthIndicator(DistlockHealthCheck.of(redisConnectionFactory, registry.getIfUnique(),
+                    keyPrefix(properties)));
         }
+    }
+
+    /** The configured key prefix, for applications whose own registry is no {@link RedisLockRegistry}. */
+    public static String keyPrefix(ObjectProvider<DistlockProperties> properties) {
+        DistlockProperties configured = properties.getIfAvailable();
+        return configured != null ? configured.getKeyPrefix() : new DistlockProperties().getKeyPrefix();
     }
 }

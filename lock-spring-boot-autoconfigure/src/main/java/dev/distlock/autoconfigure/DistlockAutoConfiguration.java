@@ -3,6 +3,7 @@ package dev.distlock.autoconfigure;
 import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.DistributedLockInterceptor;
 import dev.distlock.aop.DistributedLockValidator;
+import dev.distlock.aop.LockCallObserver;
 import dev.distlock.aop.LockDefaults;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
@@ -11,6 +12,7 @@ import dev.distlock.memory.InMemoryLockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -19,18 +21,31 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.Environment;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * Auto-configuration of distlock: a {@link LockRegistry} on the application's Redis (or, when asked for
  * with {@code distlock.store=memory}, in memory) and the advisor that makes {@code @DistributedLock} work.
  * Every bean backs off when the application defines its own; {@code distlock.enabled=false} turns it all off.
+ *
+ * <p>The Redis registry needs exactly one {@link RedisConnectionFactory} (or a primary one) and shares a
+ * {@link RedisMessageListenerContainer} bean ({@value #LISTENER_CONTAINER_BEAN}) for its hand-off notices.
+ * That container is a lifecycle bean stopped in phase {@link #LISTENER_CONTAINER_PHASE}: after web servers
+ * and executors have finished their work, before the connection factory (phase 0) closes its connections,
+ * so that shutdown closes the registry's pub/sub connection while Redis is still reachable.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
@@ -40,22 +55,49 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @Import({DistlockAutoConfiguration.RedisRegistryConfiguration.class,
         DistlockAutoConfiguration.InMemoryRegistryConfiguration.class,
         DistlockAutoConfiguration.AnnotationConfiguration.class})
-public class DistlockAutoConfiguration {
+public final class DistlockAutoConfiguration {
+
+    /** The name of the pub/sub container bean the Redis registry hears hand-off notices on. */
+    public static final String LISTENER_CONTAINER_BEAN = "distlockListenerContainer";
+
+    /**
+     * The lifecycle phase of that container: stopped after web servers ({@code DEFAULT_PHASE - 2048} and
+     * above) and executors ({@code DEFAULT_PHASE}), before Redis connection factories (0).
+     */
+    public static final int LISTENER_CONTAINER_PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(RedisConnectionFactory.class)
-    @ConditionalOnBean(RedisConnectionFactory.class)
+    @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
     @ConditionalOnProperty(name = "distlock.store", havingValue = "redis", matchIfMissing = true)
     static class RedisRegistryConfiguration {
+
+        @Bean(LISTENER_CONTAINER_BEAN)
+        @ConditionalOnMissingBean(value = LockRegistry.class, name = LISTENER_CONTAINER_BEAN)
+        RedisMessageListenerContainer distlockListenerContainer(RedisConnectionFactory connectionFactory) {
+            RedisMessageListenerContainer container = new PhasedListenerContainer();
+            container.setConnectionFactory(connectionFactory);
+            // notices only wake a waiter: run them on the connection's thread, no thread per message
+            container.setTaskExecutor(new SyncTaskExecutor());
+            SimpleAsyncTaskExecutor subscriptions = new SimpleAsyncTaskExecutor("distlock-pubsub-");
+            subscriptions.setDaemon(true);
+            container.setSubscriptionExecutor(subscriptions);
+            return container;
+        }
 
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean(LockRegistry.class)
         RedisLockRegistry lockRegistry(RedisConnectionFactory connectionFactory, DistlockProperties properties,
-                ObjectProvider<LockListener> listeners) {
-            return withSharedSettings(RedisLockRegistry.builder(connectionFactory), properties, listeners)
+                ObjectProvider<LockListener> listeners,
+                @Qualifier(LISTENER_CONTAINER_BEAN) RedisMessageListenerContainer listenerContainer,
+                ObjectProvider<RedisLockRegistryBuilderCustomizer> customizers) {
+            RedisLockRegistry.Builder builder = withSharedSettings(RedisLockRegistry.builder(connectionFactory),
+                    properties, listeners)
                     .keyPrefix(properties.getKeyPrefix())
                     .fenceRetention(properties.getFenceRetention())
-                    .build();
+                    .listenerContainer(listenerContainer);
+            customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+            return builder.build();
         }
     }
 
@@ -67,6 +109,15 @@ public class DistlockAutoConfiguration {
         @ConditionalOnMissingBean(LockRegistry.class)
         InMemoryLockRegistry lockRegistry(DistlockProperties properties, ObjectProvider<LockListener> listeners) {
             return withSharedSettings(InMemoryLockRegistry.builder(), properties, listeners).build();
+        }
+    }
+
+    /** The container in {@link #LISTENER_CONTAINER_PHASE}; Spring Data Redis 3 has no {@code setPhase}. */
+    static final class PhasedListenerContainer extends RedisMessageListenerContainer {
+
+        @Override
+        public int getPhase() {
+            return LISTENER_CONTAINER_PHASE;
         }
     }
 
@@ -90,15 +141,15 @@ public class DistlockAutoConfiguration {
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
         @ConditionalOnMissingBean
         static DistributedLockInterceptor distributedLockInterceptor(ObjectProvider<LockRegistry> registry,
-                Environment environment, BeanFactory beanFactory) {
+                ObjectProvider<LockCallObserver> observer, Environment environment, BeanFactory beanFactory) {
             DistlockProperties properties = DistlockProperties.bind(environment);
             LockDefaults defaults = new LockDefaults(properties.getWaitTimeout(), properties.getLease(),
                     properties.isRenewLease());
             return new DistributedLockInterceptor(() -> registry.getIfAvailable(() -> {
                 throw new IllegalStateException("@DistributedLock needs a LockRegistry bean, and there is none: add "
-                        + "spring-boot-starter-data-redis (a RedisConnectionFactory), set distlock.store=memory for "
-                        + "tests, or define a LockRegistry bean");
-            }), defaults, beanFactory);
+                        + "spring-boot-starter-data-redis (one RedisConnectionFactory, or mark one @Primary), set "
+                        + "distlock.store=memory for tests, or define a LockRegistry bean");
+            }), defaults, beanFactory, () -> observer.getIfAvailable(() -> LockCallObserver.NONE));
         }
 
         @Bean

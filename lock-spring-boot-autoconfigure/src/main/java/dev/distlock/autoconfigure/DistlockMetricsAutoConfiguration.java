@@ -17,10 +17,15 @@ import org.springframework.context.annotation.Bean;
  * class path) because {@code @ConditionalOnBean(MeterRegistry.class)} only sees meter registries whose
  * definitions are registered already. Turned off by {@code distlock.metrics.enabled=false} or
  * {@code distlock.enabled=false}.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        // the same on Spring Boot 3
+        "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean(MeterRegistry.class)
 @ConditionalOnBooleanProperty(name = { "distlock.enabled", "distlock.metrics.enabled" }, matchIfMissing = true)

@@ -11,6 +11,8 @@ import org.springframework.core.Ordered;
 /**
  * Configuration of distlock, bound from {@code distlock.*}. Values that cannot work fail the startup with
  * a message naming the property.
+ *
+ * @since 0.1.0
  */
 @ConfigurationProperties(prefix = DistlockProperties.PREFIX)
 public class DistlockProperties implements InitializingBean {
@@ -44,7 +46,10 @@ public class DistlockProperties implements InitializingBean {
      */
     private boolean renewLease = true;
 
-    /** How long the last fencing token of a lock name is kept after its last acquisition. */
+    /**
+     * How long a name's fencing-token count is kept after the name was last acquired; when it is gone a new
+     * count starts from the Redis server clock in microseconds. At least distlock.lease.
+     */
     private Duration fenceRetention = Duration.ofHours(1);
 
     /** Longest a queued waiter sleeps before asking Redis again when no hand-off notice arrives. */
@@ -56,6 +61,7 @@ public class DistlockProperties implements InitializingBean {
      */
     private int advisorOrder = Ordered.LOWEST_PRECEDENCE - 1000;
 
+    /** Micrometer metrics of distributed locks. */
     private final Metrics metrics = new Metrics();
 
     /**

@@ -15,8 +15,9 @@ import java.util.concurrent.ConcurrentMap;
  * <caption>Meters</caption>
  * <tr><th>name</th><th>type</th><th>tags</th><th>meaning</th></tr>
  * <tr><td>{@code distlock.acquire}</td><td>timer</td><td>{@code lock}, {@code outcome} =
- * {@code acquired | timeout | interrupted | error}</td><td>time spent waiting in an acquire call, by how it
- * ended ({@code error}: the backend failed)</td></tr>
+ * {@code acquired | timeout | skipped | interrupted | error}</td><td>time spent waiting in an acquire call, by
+ * how it ended ({@code skipped}: a {@code @DistributedLock(onTimeout = SKIP)} call timed out; {@code error}: the
+ * backend failed)</td></tr>
  * <tr><td>{@code distlock.held}</td><td>timer</td><td>{@code lock}, {@code outcome} =
  * {@code released | lost | release_failed}</td><td>how long ended holds were held, by how they ended</td></tr>
  * <tr><td>{@code distlock.held.active}</td><td>long task timer</td><td>{@code lock}</td><td>holds open now:
@@ -31,7 +32,7 @@ import java.util.concurrent.ConcurrentMap;
  *
  * <p>The {@code lock} tag is the label the lock was obtained with ({@link LockEvent#label()}), or
  * {@value #UNLABELED} for locks without one; it is never the lock's name, which may hold an id such as
- * {@code order:12345}, so the number of meters depends on the labels only: all eleven meters of a label
+ * {@code order:12345}, so the number of meters depends on the labels only: all twelve meters of a label
  * are registered when it is first seen. Percentiles and histograms are off, as for every timer; turn them
  * on with Micrometer's meter filters (in Spring Boot, {@code management.metrics.distribution.*}).
  *

@@ -41,12 +41,75 @@ class DistlockHealthIndicatorIT {
     }
 
     @Test
-    void isUpWithoutWarningOnARedisThatNeverEvicts() {
+    void isUpWithTheServerVersionAndRoleWithoutWarningOnARedisThatNeverEvicts() {
         Health health = indicator(null, null).health();
 
         assertThat(health.getStatus()).isEqualTo(Status.UP);
         assertThat(health.getDetails()).containsEntry("maxmemoryPolicy", "noeviction")
-                .doesNotContainKeys("warning", "maxmemoryPolicyError");
+                .containsEntry("role", "master").containsEntry("handOffChannelCheck", "ACL DRYRUN")
+                .doesNotContainKeys("warning", "maxmemoryPolicyError", "error");
+        assertThat((String) health.getDetails().get("version")).matches("\\d+\\.\\d+\\.\\d+");
+    }
+
+    @Test
+    void isDownWhenTheServerIsOlderThanTheScriptsNeed() {
+        DistlockHealthIndicator indicator = new DistlockHealthIndicator(
+                new DistlockHealthCheck(factory(null, null), "distlock:granted:", "99.0.0"));
+
+        Health health = indicator.health();
+
+        assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+        assertThat((String) health.getDetails().get("error")).contains("is older than 99.0.0",
+                "the oldest version distlock's lock scripts run on");
+        assertThat(health.getDetails()).containsKey("version");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "-evalsha", "-eval", "-@scripting" })
+    void isDownSayingScriptingIsRefusedWhenTheUserMayNotRunScripts(String denied) {
+        withUser(denied, () -> {
+            Health health = indicator("probe", "secret").health();
+
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat((String) health.getDetails().get("error"))
+                    .contains("may not run Lua scripts", "EVALSHA and EVAL run every lock operation", "NOPERM");
+        });
+    }
+
+    @Test
+    void isDownWhenTheUserMayNotPublishOnTheHandOffChannelsAskingAclDryRun() {
+        withUser("probe reset on >secret ~* resetchannels &other:* +@all", () -> {
+            Health health = indicator("probe", "secret").health();
+
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.getDetails()).containsEntry("handOffChannelCheck", "ACL DRYRUN");
+            assertThat((String) health.getDetails().get("error")).contains("may not publish on the hand-off "
+                    + "channels distlock:granted:*", "releases that hand a lock to a waiting process would fail");
+        });
+    }
+
+    @Test
+    void isDownWhenTheUserMayNotPublishFoundByARealPublishWhenAclIsNotPermitted() {
+        withUser("probe reset on >secret ~* resetchannels &other:* +@all -acl", () -> {
+            Health health = indicator("probe", "secret").health();
+
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.getDetails()).containsEntry("handOffChannelCheck", "PUBLISH");
+            assertThat((String) health.getDetails().get("error")).contains("distlock:granted:*", "NOPERM");
+        });
+    }
+
+    @Test
+    void isUpForAUserLimitedToTheHandOffChannels() {
+        withUser("probe reset on >secret ~* resetchannels &distlock:granted:* +@all -acl", () -> {
+            Health health = indicator("probe", "secret").health();
+
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+            assertThat(health.getDetails()).containsEntry("handOffChannelCheck", "PUBLISH");
+        });
+        withUser("probe reset on >secret ~* resetchannels &distlock:granted:* +@all", () -> assertThat(
+                indicator("probe", "secret").health().getDetails()).containsEntry("handOffChannelCheck", "ACL DRYRUN")
+                .doesNotContainKey("error"));
     }
 
     @ParameterizedTest
@@ -89,16 +152,6 @@ class DistlockHealthIndicatorIT {
     }
 
     @Test
-    void isDownWithTheErrorWhenLuaScriptsAreNotPermitted() {
-        withUser("-eval", () -> {
-            Health health = indicator("probe", "secret").health();
-
-            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-            assertThat((String) health.getDetails().get("error")).contains("NOPERM");
-        });
-    }
-
-    @Test
     void isDownWithTheErrorWhenRedisIsStopped() {
         DistlockHealthIndicator indicator = indicator(null, null);
         assertThat(indicator.health().getStatus()).isEqualTo(Status.UP); // connected before the stop
@@ -107,7 +160,7 @@ class DistlockHealthIndicatorIT {
         Health health = assertTimeoutPreemptively(PATIENCE, () -> indicator.health());
 
         assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-        assertThat((String) health.getDetails().get("error")).contains("Redis did not run the Lua probe");
+        assertThat((String) health.getDetails().get("error")).contains("Redis could not be checked");
     }
 
     @Test
@@ -119,10 +172,14 @@ class DistlockHealthIndicatorIT {
         Health health = assertTimeoutPreemptively(PATIENCE, () -> indicator.health());
 
         assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-        assertThat((String) health.getDetails().get("error")).contains("Redis did not run the Lua probe");
+        assertThat((String) health.getDetails().get("error")).contains("Redis could not be checked");
     }
 
     private DistlockHealthIndicator indicator(String username, String password) {
+        return new DistlockHealthIndicator(factory(username, password));
+    }
+
+    private LettuceConnectionFactory factory(String username, String password) {
         RedisServer server = redis.server();
         RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(server.host(), server.port());
         configuration.setUsername(username);
@@ -134,12 +191,16 @@ class DistlockHealthIndicatorIT {
         factory.afterPropertiesSet();
         factory.start();
         factories.push(factory);
-        return new DistlockHealthIndicator(factory);
+        return factory;
     }
 
-    /** Runs {@code test} while user probe/secret may run every command but those {@code denied}. */
+    /**
+     * Runs {@code test} while user probe/secret may run every command but those {@code denied}, or has the
+     * rules given whole (starting with its name).
+     */
     private static void withUser(String denied, Runnable test) {
-        String[] rules = ("probe reset on >secret ~* &* +@all " + denied).split(" ");
+        String[] rules = (denied.startsWith("probe ") ? denied : "probe reset on >secret ~* &* +@all " + denied)
+                .split(" ");
         String[] command = new String[rules.length + 2];
         command[0] = "ACL";
         command[1] = "SETUSER";

@@ -141,6 +141,41 @@ class DistributedLockValidatorTest {
     }
 
     @Test
+    void aLiteralWithAHashFailsStartupShowingTheExpressionItProbablyMeant() {
+        assertStartupFails(HashInLiteral.class, message -> message
+                .contains("HashInLiteral.lock").contains("name 'order:#id' is a literal")
+                .contains("every call would share the one lock 'order:#id'")
+                .contains("write 'order:' + #id").contains("add literal = true"));
+    }
+
+    @Test
+    void aLiteralWithAQuoteFailsStartupToo() {
+        assertStartupFails(QuoteInLiteral.class, message -> message
+                .contains("QuoteInLiteral.lock").contains("name 'order:'+#id' is a literal").contains("'''")
+                .contains("add literal = true"));
+    }
+
+    @Test
+    void aLiteralThatIsNoValidLockNameFailsStartup() {
+        assertStartupFails(TooLongLiteral.class, message -> message
+                .contains("TooLongLiteral.lock").contains("name is not a valid lock name")
+                .contains("at most 1024 characters"));
+    }
+
+    @Test
+    void anUnresolvablePlaceholderInTheNameFailsStartup() {
+        assertStartupFails(UnresolvableName.class, message -> message
+                .contains("UnresolvableName.lock").contains("name '${lock.missing}' has an unresolvable placeholder"));
+    }
+
+    @Test
+    void holdAtLeastIsCheckedLikeTheOtherDurations() {
+        assertStartupFails(BadHoldAtLeast.class, message -> message
+                .contains("BadHoldAtLeast.unparsable").contains("holdAtLeast 'a while' is not a duration")
+                .contains("BadHoldAtLeast.negative").contains("holdAtLeast '-5s' is negative"));
+    }
+
+    @Test
     void validDeclarationsStartTheApplication() {
         runner.withBean("keys", Valid.class).run(context -> assertThat(context).hasNotFailed());
     }
@@ -153,9 +188,60 @@ class DistributedLockValidatorTest {
     private static void assertStartupFailure(Throwable failure, Consumer<AbstractStringAssert<?>> message) {
         assertThat(failure).as("startup failure").isNotNull();
         Throwable cause = NestedExceptionUtils.getMostSpecificCause(failure);
-        assertThat(cause).isInstanceOf(IllegalStateException.class)
+        assertThat(cause).isInstanceOf(InvalidDistributedLockException.class)
                 .hasMessageStartingWith("Invalid @DistributedLock declarations:");
         message.accept(assertThat(cause.getMessage()));
+    }
+
+    static class HashInLiteral {
+
+        @DistributedLock(name = "order:#id")
+        public void lock(long id) {
+        }
+    }
+
+    static class QuoteInLiteral {
+
+        @DistributedLock(name = "order:'+#id")
+        public void lock(long id) {
+        }
+    }
+
+    static class TooLongLiteral {
+
+        @DistributedLock(name = TooLongLiteral.NAME)
+        public void lock() {
+        }
+
+        static final String NAME = "n123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890"
+                + "12345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678"
+                + "12345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678"
+                + "12345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678"
+                + "12345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678"
+                + "12345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678"
+                + "12345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678"
+                + "12345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678"
+                + "12345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678"
+                + "12345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678"
+                + "12345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678";
+    }
+
+    static class UnresolvableName {
+
+        @DistributedLock(name = "${lock.missing}")
+        public void lock() {
+        }
+    }
+
+    static class BadHoldAtLeast {
+
+        @DistributedLock(name = "a", holdAtLeast = "a while")
+        public void unparsable() {
+        }
+
+        @DistributedLock(name = "b", holdAtLeast = "-5s")
+        public void negative() {
+        }
     }
 
     static class SyntaxError {
@@ -294,11 +380,11 @@ class DistributedLockValidatorTest {
         public void root() {
         }
 
-        @DistributedLock(name = "@keys.key(#p0) + #a0 + #id", timeout = "0", lease = "PT1M")
+        @DistributedLock(name = "@keys.key(#p0) + #a0 + #id", timeout = "0", lease = "PT1M", holdAtLeast = "30s")
         public void beanAndArguments(String id) {
         }
 
-        @DistributedLock(name = "{1, 2}.?[#this > 1].size() + ''", timeout = "500ms", lease = "1ms")
+        @DistributedLock(name = "{1, 2}.?[#this > 1].size() + ''", literal = true, timeout = "500ms", lease = "1ms")
         public void selection() {
         }
 

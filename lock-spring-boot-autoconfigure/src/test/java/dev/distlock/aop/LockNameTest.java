@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.core.DistributedLockException;
 import dev.distlock.core.HeldLock;
+import dev.distlock.core.InvalidLockNameException;
 import dev.distlock.core.LockRegistry;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,6 +18,7 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.MapPropertySource;
 
 class LockNameTest {
 
@@ -24,7 +27,11 @@ class LockNameTest {
 
     @BeforeAll
     static void start() {
-        context = new AnnotationConfigApplicationContext(Config.class);
+        context = new AnnotationConfigApplicationContext();
+        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test",
+                Map.of("lock.nightly", "nightly-from-property", "lock.tenant", "tenant-a")));
+        context.register(Config.class);
+        context.refresh();
         orders = context.getBean(Orders.class);
     }
 
@@ -42,8 +49,36 @@ class LockNameTest {
     }
 
     @Test
-    void aNameWithoutASpelPrefixIsLiteralEvenIfItLooksLikeAnExpression() {
+    void aNameDeclaredLiteralIsTakenAsWrittenEvenWithHashAndQuote() {
         assertThat(orders.literalWithHash(7).key()).isEqualTo("orders:#orderId + 1");
+        assertThat(orders.literalWithHash(7).label()).isEqualTo("orders:#orderId + 1");
+        assertThat(orders.literalLookingLikeSpel().key()).isEqualTo("#it's-literal");
+    }
+
+    @Test
+    void placeholdersResolveInLiteralNamesAndInsideExpressions() {
+        assertThat(orders.fromProperty().key()).isEqualTo("nightly-from-property");
+        assertThat(orders.fromProperty().label()).isEqualTo("nightly-from-property");
+        assertThat(orders.prefixedByProperty(3).key()).isEqualTo("tenant-a:3");
+    }
+
+    @Test
+    void aKeyLongerThanALockNameMayBeFailsTheCallNamingMethodExpressionAndProblem() {
+        int before = orders.invocations();
+
+        assertThatThrownBy(() -> orders.byName("x".repeat(1025))).isInstanceOf(LockKeyEvaluationException.class)
+                .hasMessageContaining("Orders.byName").hasMessageContaining("'#name'")
+                .hasMessageContaining("invalid lock name").hasMessageContaining("at most 1024 characters")
+                .hasCauseInstanceOf(InvalidLockNameException.class);
+        assertThat(orders.invocations()).isEqualTo(before);
+    }
+
+    @Test
+    void aKeyWithALoneSurrogateFailsTheCall() {
+        assertThatThrownBy(() -> orders.byName("order-\uD800")).isInstanceOf(LockKeyEvaluationException.class)
+                .hasMessageContaining("Orders.byName").hasMessageContaining("unpaired surrogate");
+        assertThatThrownBy(() -> orders.byName("")).isInstanceOf(LockKeyEvaluationException.class)
+                .hasMessageContaining("Orders.byName");
     }
 
     @Test
@@ -166,8 +201,23 @@ class LockNameTest {
             return current();
         }
 
-        @DistributedLock(name = "orders:#orderId + 1")
+        @DistributedLock(name = "orders:#orderId + 1", literal = true)
         public LockContext literalWithHash(long orderId) {
+            return current();
+        }
+
+        @DistributedLock(name = "#it's-literal", literal = true)
+        public LockContext literalLookingLikeSpel() {
+            return current();
+        }
+
+        @DistributedLock(name = "${lock.nightly}")
+        public LockContext fromProperty() {
+            return current();
+        }
+
+        @DistributedLock(name = "'${lock.tenant}:' + #id")
+        public LockContext prefixedByProperty(int id) {
             return current();
         }
 

@@ -11,6 +11,7 @@ import dev.distlock.redis.RedisLockRegistry;
 import com.jayway.jsonpath.JsonPath;
 import java.io.InputStream;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,9 +20,14 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 class DistlockAutoConfigurationTests {
 
@@ -38,6 +44,52 @@ class DistlockAutoConfigurationTests {
             assertThat(context).hasSingleBean(DistributedLockInterceptor.class);
             assertThat(context.getBean(RedisLockRegistry.class).keyOf("order:1")).isEqualTo("distlock:{order:1}");
         });
+    }
+
+    @Test
+    void twoConnectionFactoriesWithoutAPrimaryMakeTheRegistryBackOff() {
+        runner.withUserConfiguration(TwoFactories.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).doesNotHaveBean(LockRegistry.class);
+        });
+    }
+
+    @Test
+    void aPrimaryConnectionFactoryAmongSeveralGetsTheRegistry() {
+        runner.withUserConfiguration(TwoFactories.class, PrimaryFactory.class).run(context -> {
+            assertThat(context).hasSingleBean(RedisLockRegistry.class);
+            assertThat(context.getBean(DistlockAutoConfiguration.LISTENER_CONTAINER_BEAN,
+                    RedisMessageListenerContainer.class).getConnectionFactory())
+                    .isSameAs(context.getBean("primaryFactory"));
+        });
+    }
+
+    @Test
+    void builderCustomizersRunInTheirOrderAfterTheProperties() {
+        runner.withPropertyValues("distlock.key-prefix=from-properties").withUserConfiguration(Customizers.class)
+                .run(context -> {
+                    assertThat(context.getBean(Customizers.class).calls).containsExactly("first", "second");
+                    assertThat(context.getBean(RedisLockRegistry.class).keyOf("x")).isEqualTo("second:{x}");
+                });
+    }
+
+    @Test
+    void theRegistryHearsNoticesOnAContainerBeanThatStopsBeforeTheConnectionFactory() {
+        runner.run(context -> {
+            RedisMessageListenerContainer container = context.getBean(
+                    DistlockAutoConfiguration.LISTENER_CONTAINER_BEAN, RedisMessageListenerContainer.class);
+            SmartLifecycle factory = (SmartLifecycle) context.getBean(RedisConnectionFactory.class);
+            // higher phases stop first
+            assertThat(container.getPhase()).isEqualTo(DistlockAutoConfiguration.LISTENER_CONTAINER_PHASE)
+                    .isGreaterThan(factory.getPhase());
+            assertThat(container.isAutoStartup()).isTrue();
+        });
+    }
+
+    @Test
+    void anApplicationRegistryAlsoMakesTheListenerContainerBackOff() {
+        runner.withUserConfiguration(OwnRegistry.class).run(context -> assertThat(context)
+                .doesNotHaveBean(DistlockAutoConfiguration.LISTENER_CONTAINER_BEAN));
     }
 
     @Test
@@ -139,9 +191,12 @@ class DistlockAutoConfigurationTests {
             assertThat(properties).extracting(property -> property.get("name")).contains("distlock.enabled",
                     "distlock.store", "distlock.key-prefix", "distlock.wait-timeout", "distlock.lease",
                     "distlock.renew-lease", "distlock.fence-retention", "distlock.max-poll-interval",
-                    "distlock.advisor-order", "distlock.metrics.enabled");
+                    "distlock.advisor-order", "distlock.metrics.enabled", "management.health.distlock.enabled");
             assertThat(properties).allSatisfy(property -> assertThat(property.get("description"))
                     .as("description of %s", property.get("name")).isNotNull());
+            assertThat(properties).filteredOn(property -> "distlock.fence-retention".equals(property.get("name")))
+                    .singleElement().extracting(property -> (String) property.get("description"))
+                    .asString().contains("after the name was last acquired", "Redis server clock in microseconds");
         }
     }
 
@@ -151,6 +206,54 @@ class DistlockAutoConfigurationTests {
             assertThat(context.getStartupFailure()).as(property).rootCause()
                     .hasMessageContaining(name).hasMessageContaining(reason);
         });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class TwoFactories {
+
+        @Bean
+        LettuceConnectionFactory firstFactory() {
+            return new LettuceConnectionFactory("localhost", 1);
+        }
+
+        @Bean
+        LettuceConnectionFactory secondFactory() {
+            return new LettuceConnectionFactory("localhost", 1);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class PrimaryFactory {
+
+        @Bean
+        @Primary
+        LettuceConnectionFactory primaryFactory() {
+            return new LettuceConnectionFactory("localhost", 1);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Customizers {
+
+        final List<String> calls = new ArrayList<>();
+
+        @Bean
+        @Order(2)
+        RedisLockRegistryBuilderCustomizer second() {
+            return builder -> {
+                calls.add("second");
+                builder.keyPrefix("second");
+            };
+        }
+
+        @Bean
+        @Order(1)
+        RedisLockRegistryBuilderCustomizer first() {
+            return builder -> {
+                calls.add("first");
+                builder.keyPrefix("first");
+            };
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -130,6 +130,7 @@ class DistlockMetricsTests {
                 .containsExactlyInAnyOrder(
                         "distlock.acquire[tag(lock=pay), tag(outcome=acquired)]",
                         "distlock.acquire[tag(lock=pay), tag(outcome=timeout)]",
+                        "distlock.acquire[tag(lock=pay), tag(outcome=skipped)]",
                         "distlock.acquire[tag(lock=pay), tag(outcome=interrupted)]",
                         "distlock.acquire[tag(lock=pay), tag(outcome=error)]",
                         "distlock.held[tag(lock=pay), tag(outcome=released)]",
@@ -159,7 +160,7 @@ class DistlockMetricsTests {
             metrics.onLost(event(name, label, 1_000 + i, Duration.ofMillis(1), null));
         }
 
-        assertThat(metersForThreeLabels).isEqualTo(3 * 11);
+        assertThat(metersForThreeLabels).isEqualTo(3 * 12);
         assertThat(registry.getMeters()).hasSize(metersForThreeLabels);
         assertThat(registry.get(DistlockMetrics.ACQUIRE).tag("outcome", "acquired").timers())
                 .extracting(Timer::count).containsOnly(3_334L, 3_334L, 3_335L);

@@ -1,0 +1,29 @@
+package dev.distlock.actuate;
+
+import java.util.Objects;
+import org.springframework.boot.actuate.health.AbstractHealthIndicator;
+import org.springframework.boot.actuate.health.Health;
+
+/**
+ * The {@code distlock} health indicator of Spring Boot 3: reports what {@link DistlockHealthCheck} finds,
+ * like {@link DistlockHealthIndicator} does on Spring Boot 4. Compiled against Spring Boot 3.5 (the build's
+ * {@code compile-boot3} step), shipped in the same jar, loaded only where Spring Boot 3 is.
+ *
+ * @since 0.1.0
+ */
+public class Boot3DistlockHealthIndicator extends AbstractHealthIndicator {
+
+    private final DistlockHealthCheck check;
+
+    /** Reports what {@code check} finds. */
+    public Boot3DistlockHealthIndicator(DistlockHealthCheck check) {
+        super("Distributed lock health check failed");
+        this.check = Objects.requireNonNull(check, "check");
+    }
+
+    @Override
+    protected void doHealthCheck(Health.Builder builder) {
+        DistlockHealth health = check.check();
+        (health.up() ? builder.up() : builder.down()).withDetails(health.details());
+    }
+}

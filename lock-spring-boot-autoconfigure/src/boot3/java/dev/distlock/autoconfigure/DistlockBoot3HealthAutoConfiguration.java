@@ -1,0 +1,44 @@
+package dev.distlock.autoconfigure;
+
+import dev.distlock.actuate.Boot3DistlockHealthIndicator;
+import dev.distlock.actuate.DistlockHealthCheck;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.redis.RedisLockRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * The {@code distlock} health indicator on Spring Boot 3, whose {@code HealthIndicator} lives in
+ * {@code org.springframework.boot.actuate.health} (Spring Boot 4 moved it; there
+ * {@link DistlockActuatorAutoConfiguration} adds it). Same conditions and switch
+ * ({@code management.health.distlock.enabled}) as there.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = { DistlockAutoConfiguration.class, DistlockActuatorAutoConfiguration.class },
+        afterName = "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration")
+@ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class, RedisConnectionFactory.class })
+@ConditionalOnBean(LockRegistry.class)
+@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+// the in-memory store has no backend to check
+@ConditionalOnProperty(name = "distlock.store", havingValue = "redis", matchIfMissing = true)
+public final class DistlockBoot3HealthAutoConfiguration {
+
+    @Bean
+    @ConditionalOnEnabledHealthIndicator("distlock")
+    @ConditionalOnMissingBean(name = "distlockHealthIndicator")
+    Boot3DistlockHealthIndicator distlockHealthIndicator(RedisConnectionFactory redisConnectionFactory,
+            ObjectProvider<RedisLockRegistry> registry, ObjectProvider<DistlockProperties> properties) {
+        return new Boot3DistlockHealthIndicator(DistlockHealthCheck.of(redisConnectionFactory, registry.getIfUnique(),
+                DistlockActuatorAutoConfiguration.keyPrefix(properties)));
+    }
+}

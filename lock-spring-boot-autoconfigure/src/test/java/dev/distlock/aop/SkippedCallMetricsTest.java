@@ -1,0 +1,91 @@
+package dev.distlock.aop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.distlock.annotation.DistributedLock;
+import dev.distlock.annotation.DistributedLock.TimeoutAction;
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.micrometer.DistlockMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/** A busy lock of an {@code onTimeout = SKIP} call is a skip in the meters, of a FAIL call a timeout. */
+class SkippedCallMetricsTest {
+
+    private AnnotationConfigApplicationContext context;
+    private MeterRegistry meters;
+
+    @BeforeEach
+    void start() {
+        context = new AnnotationConfigApplicationContext(Config.class);
+        meters = context.getBean(MeterRegistry.class);
+    }
+
+    @AfterEach
+    void stop() {
+        context.close();
+    }
+
+    @Test
+    void aSkippedCallIsRecordedAsSkippedAndAFailedOneAsTimeout() throws Exception {
+        Job job = context.getBean(Job.class);
+        FencedLock other = context.getBean(LockRegistry.class).obtain("job");
+        Thread holder = new Thread(other::lock);
+        holder.start();
+        holder.join();
+
+        assertThat(job.runIfFree()).isNull();
+        assertThatThrownBy(job::runOrFail).isInstanceOf(LockAcquisitionTimeoutException.class);
+
+        assertThat(count("skipped")).isEqualTo(1);
+        assertThat(count("timeout")).isEqualTo(1);
+        assertThat(SkipOnTimeout.isActive()).isFalse();
+    }
+
+    private long count(String outcome) {
+        return meters.get(DistlockMetrics.ACQUIRE).tag(DistlockMetrics.LOCK_TAG, "job")
+                .tag(DistlockMetrics.OUTCOME_TAG, outcome).timer().count();
+    }
+
+    static class Job {
+
+        @DistributedLock(name = "job", timeout = "0", onTimeout = TimeoutAction.SKIP)
+        public String runIfFree() {
+            return "ran";
+        }
+
+        @DistributedLock(name = "job", timeout = "0")
+        public String runOrFail() {
+            return "ran";
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @Import(LockTestConfiguration.class)
+    static class Config {
+
+        @Bean
+        SimpleMeterRegistry meterRegistry() {
+            return new SimpleMeterRegistry();
+        }
+
+        @Bean
+        DistlockMetrics distlockMetrics(MeterRegistry meterRegistry) {
+            return new DistlockMetrics(meterRegistry);
+        }
+
+        @Bean
+        Job job() {
+            return new Job();
+        }
+    }
+}
