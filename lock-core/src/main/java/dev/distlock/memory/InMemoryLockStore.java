@@ -36,6 +36,8 @@ public final class InMemoryLockStore implements LockStore {
     private final long fenceRetentionMillis;
     private final Map<String, Held> holds = new HashMap<>();
     private final Map<String, Fence> fences = new HashMap<>();
+    /** The last released hold of each name, until its lease would have ended: what a repeated release finds. */
+    private final Map<String, Held> released = new HashMap<>();
     private final Map<String, LinkedHashMap<String, Waiter>> queues = new HashMap<>();
     private final Map<String, Consumer<Grant>> grantListeners = new ConcurrentHashMap<>();
     private int acquisitionsSinceSweep;
@@ -212,12 +214,13 @@ public final class InMemoryLockStore implements LockStore {
         long now = clock.millis();
         Held current = live(name, now);
         if (current == null || !current.token().equals(token)) {
-            Fence fence = fences.get(name);
-            return current != null ? token.equals(current.previousOwner())
-                    : fence != null && fence.expiresAt() > now
-                            && (token.equals(fence.owner()) || token.equals(fence.previousOwner()));
+            // run again? the first run handed the lock over from this token, or left its trace
+            Held trace = current != null ? current : released.get(name);
+            return trace != null && (token.equals(trace.previousOwner())
+                    || current == null && trace.expiresAt() > now && token.equals(trace.token()));
         }
         holds.remove(name);
+        released.put(name, current);
         Waiter head = firstLiveWaiter(name, now);
         if (head != null) {
             handOver(name, head, now, token, notices);
@@ -238,7 +241,7 @@ public final class InMemoryLockStore implements LockStore {
         Fence last = fences.get(name);
         long micros = TimeUnit.MILLISECONDS.toMicros(now);
         long fence = last != null && last.expiresAt() > now ? Math.max(last.value() + 1, micros) : micros;
-        fences.put(name, new Fence(fence, token, previousOwner, now + fenceRetentionMillis));
+        fences.put(name, new Fence(fence, now + fenceRetentionMillis));
         Held held = new Held(token, now + leaseMillis, fence, previousOwner);
         holds.put(name, held);
         return held;
@@ -302,6 +305,7 @@ public final class InMemoryLockStore implements LockStore {
         }
         acquisitionsSinceSweep = 0;
         holds.values().removeIf(held -> held.expiresAt() <= now);
+        released.values().removeIf(held -> held.expiresAt() <= now);
         fences.values().removeIf(fence -> fence.expiresAt() <= now);
         queues.values().removeIf(waiters -> {
             waiters.values().removeIf(waiter -> waiter.deadline() < now);
@@ -309,7 +313,7 @@ public final class InMemoryLockStore implements LockStore {
         });
     }
 
-    private record Fence(long value, String owner, String previousOwner, long expiresAt) {
+    private record Fence(long value, long expiresAt) {
     }
 
     private record Held(String token, long expiresAt, long fencingToken, String previousOwner) {

@@ -46,6 +46,14 @@ final class RedisKeys {
         return lockKey + ":waiters";
     }
 
+    /**
+     * The last released value of the lock, kept as long as its lease would have run: how a release that the
+     * client sends again after a reconnect recognises its first run.
+     */
+    String released(String lockKey) {
+        return lockKey + ":released";
+    }
+
     /** The pub/sub channel where a registry hears of locks handed to its waiters. */
     String inbox(String registryId) {
         return prefix + "granted:" + registryId;

@@ -52,12 +52,12 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public boolean release(String name, String token) {
-        return released(LockScripts.RELEASE.run(redis, 4, lockKeys(name, bytes(token), fenceRetentionMillis)));
+        return released(LockScripts.RELEASE.run(redis, 5, releaseKeys(name, bytes(token), fenceRetentionMillis)));
     }
 
     @Override
     public void abandon(String name, String token) {
-        released(LockScripts.ABANDON.run(redis, 4, lockKeys(name, bytes(token), fenceRetentionMillis)));
+        released(LockScripts.ABANDON.run(redis, 5, releaseKeys(name, bytes(token), fenceRetentionMillis)));
     }
 
     @Override
@@ -100,15 +100,28 @@ final class RedisLockStore implements LockStore {
         inbox.close();
     }
 
-    /** The four keys of lock {@code name} followed by {@code args}. */
+    /** The lock, fence, queue and waiters keys of lock {@code name}, followed by {@code args}. */
     private byte[][] lockKeys(String name, byte[]... args) {
+        return keysAndArgs(name, false, args);
+    }
+
+    /** The keys of {@link #lockKeys} and the released key, followed by {@code args}. */
+    private byte[][] releaseKeys(String name, byte[]... args) {
+        return keysAndArgs(name, true, args);
+    }
+
+    private byte[][] keysAndArgs(String name, boolean withReleased, byte[]... args) {
         String lock = keys.lock(name);
-        byte[][] keysAndArgs = new byte[4 + args.length][];
+        int keyCount = withReleased ? 5 : 4;
+        byte[][] keysAndArgs = new byte[keyCount + args.length][];
         keysAndArgs[0] = bytes(lock);
         keysAndArgs[1] = bytes(keys.fence(lock));
         keysAndArgs[2] = bytes(keys.queue(lock));
         keysAndArgs[3] = bytes(keys.waiters(lock));
-        System.arraycopy(args, 0, keysAndArgs, 4, args.length);
+        if (withReleased) {
+            keysAndArgs[4] = bytes(keys.released(lock));
+        }
+        System.arraycopy(args, 0, keysAndArgs, keyCount, args.length);
         return keysAndArgs;
     }
 

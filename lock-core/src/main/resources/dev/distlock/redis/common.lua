@@ -5,12 +5,15 @@
 --           owner's release looks in the queue), and '<token> <fencing token> <previous owner>' after a
 --           hand-off (the new owner reads its fencing token there if it missed the notice, and a repeated
 --           release of the previous owner sees that it took effect).
---   KEYS[2] the fence: '<last fencing token> <its owner token>', then the owner it was handed over from
---           (if it was), then ' q' while waiters may be queued (so whoever finds the lock free looks in the
---           queue before taking it). It lives fence-retention after its last use.
+--   KEYS[2] the fence: '<last fencing token> <its owner token>', with ' q' at the end while waiters may be
+--           queued (so whoever finds the lock free looks in the queue before taking it). It lives
+--           fence-retention after its last use.
 --   KEYS[3] the queue: waiter tokens in arrival order.
 --   KEYS[4] the waiters: token -> '<deadline ms> <lease ms> <timeout ms> <channel>'. An entry is live until
 --           its deadline (server clock), which each try of its waiter moves to now + timeout.
+--   KEYS[5] (release and abandon only) the last released value of the lock: a release renames the lock to it
+--           instead of deleting it, so it lives no longer than the lease would have, and a release that a
+--           client runs again after a reconnect finds the trace of the first run.
 -- Redis 6.x lacks SET ... NX ... GET (7.0) and SET ... GET (6.2): the scripts fall back to separate commands.
 
 local MODERN = (redis.REDIS_VERSION_NUM or 0) >= 0x070000
@@ -54,17 +57,16 @@ local function previous_owner(value)
   return value and string.match(value, '^%S+ %d+ (%S+)$')
 end
 
--- The fence value's last fencing token (0 if none or garbage), owner token, whether waiters may be queued,
--- and the owner it was handed over from.
+-- The fence value's last fencing token (0 if none or garbage), owner token, and whether waiters may be queued.
 local function parse_fence(value)
   if not value then
-    return 0, nil, false, nil
+    return 0, nil, false
   end
   local last = tonumber(string.match(value, '^(%-?%d+)'))
   if not last or last < 0 or last > MAX_FENCE then
-    return 0, nil, true, nil
+    return 0, nil, true
   end
-  return last, string.match(value, '^%S+ (%S+)'), string.sub(value, -2) == ' q', string.match(value, '^%S+ %S+ (%S+)')
+  return last, string.match(value, '^%S+ (%S+)'), string.sub(value, -2) == ' q'
 end
 
 -- Issues the next fencing token to owner: larger than the last one kept in the fence and at least the server
@@ -175,29 +177,28 @@ local function hand_over(waiter, fence, previous, now_ms)
   return nil
 end
 
--- Releases the lock if the token holds it: deletes it, or hands it to the first live waiter. Returns
--- {1} or {1, PUBLISH error} if released (also when a repeated release finds its first run took effect and
--- nobody acquired since), {0} if the lock is not the token's.
+-- Releases the lock if the token holds it: hands it to the first live waiter, or renames it to its trace.
+-- Returns {1} or {1, PUBLISH error} if released (also when a release run again finds that its first run
+-- took effect), {0} if the lock is not the token's.
 local function release(token, retention)
   local held = value_or_false(redis.pcall('GET', KEYS[1]))
   if held == token then
-    redis.call('DEL', KEYS[1])
+    redis.call('RENAME', KEYS[1], KEYS[5])
     return { 1 }
   end
   if not owned_by(held, token) then
-    if held then
-      return { previous_owner(held) == token and 1 or 0 }
-    end
-    local _, owner, _, previous = parse_fence(value_or_false(redis.pcall('GET', KEYS[2])))
-    return { (owner == token or previous == token) and 1 or 0 }
+    -- run again? the first run handed the lock over from this token, or left its trace
+    local trace = held or value_or_false(redis.pcall('GET', KEYS[5]))
+    local ran = trace and (previous_owner(trace) == token or (not held and owned_by(trace, token)))
+    return { ran and 1 or 0 }
   end
   local now_ms, now_us = clock()
   local waiter = pop_live_waiter(now_ms)
   if not waiter then
-    redis.call('DEL', KEYS[1])
+    redis.call('RENAME', KEYS[1], KEYS[5])
     return { 1 }
   end
-  local fence = issue_fence(waiter.token, ' ' .. token .. ' q', now_us, retention)
+  local fence = issue_fence(waiter.token, ' q', now_us, retention)
   local refused = hand_over(waiter, fence, token, now_ms)
   if refused then
     return { 1, refused }

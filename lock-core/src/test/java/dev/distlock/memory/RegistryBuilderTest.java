@@ -63,7 +63,7 @@ class RegistryBuilderTest {
     void aTaskFailureAndAFailedReleaseAreBothReported() {
         try (InMemoryLockRegistry registry = InMemoryLockRegistry.builder().build()) {
             assertThatThrownBy(() -> registry.executeLocked("both", Duration.ZERO, () -> {
-                registry.store().overwrite("both", "intruder");
+                registry.store().delete("both");
                 throw new IllegalStateException("task failed");
             })).hasMessage("task failed")
                     .satisfies(error -> assertThat(error.getSuppressed()).singleElement()

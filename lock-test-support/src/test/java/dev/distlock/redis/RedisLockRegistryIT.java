@@ -97,7 +97,7 @@ class RedisLockRegistryIT {
         assertThat(commandCalls(redis.server(), "publish")).isZero();
         assertThat(channels()).isEmpty();
         // two round trips and seven commands per lock and unlock, counting those the scripts run: EVALSHA,
-        // TIME, SET NX GET of the lock and SET GET of the fence; EVALSHA, GET and DEL
+        // TIME, SET NX GET of the lock and SET GET of the fence; EVALSHA, GET and RENAME to the trace
         assertThat(commandCalls(redis.server(), "evalsha")).isEqualTo(20);
         assertThat(commandCalls(redis.server(), "eval")).isZero();
         assertThat(allCommandCalls(redis.server())).isEqualTo(70);

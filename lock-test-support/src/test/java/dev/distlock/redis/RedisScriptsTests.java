@@ -61,10 +61,20 @@ abstract class RedisScriptsTests {
         store.tryAcquire("job", "T", LEASE, false, TIMEOUT);
 
         assertThat(store.release("job", "T")).isTrue();
+        assertThat((Long) server().command("PTTL", LOCK + ":released")).as("the trace lives no longer than the lease")
+                .isPositive().isLessThanOrEqualTo(LEASE);
         assertThat(store.release("job", "T")).as("run again").isTrue();
 
         store.tryAcquire("job", "other", LEASE, false, TIMEOUT);
         assertThat(store.release("job", "T")).as("another owner since").isFalse();
+    }
+
+    @Test
+    void aReleaseAfterTheKeyWasDeletedFromOutsideIsNotTakenForARepeatedRelease() {
+        store.tryAcquire("job", "T", LEASE, false, TIMEOUT);
+        server().command("DEL", LOCK);
+
+        assertThat(store.release("job", "T")).isFalse();
     }
 
     @Test

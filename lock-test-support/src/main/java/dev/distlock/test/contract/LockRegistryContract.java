@@ -536,6 +536,21 @@ public abstract class LockRegistryContract {
     }
 
     @Test
+    void aKeyDeletedFromOutsideIsALossAtUnlockEvenBeforeTheWatchdogNoticed() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        LockRegistry registry = registry(listener);
+        FencedLock lock = registry.obtain("deleted-then-unlocked", Lease.fixed(Duration.ofSeconds(30)));
+        lock.lock();
+
+        deleteFromOutside(registry, "deleted-then-unlocked");
+
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class)
+                .hasMessageContaining("'deleted-then-unlocked'");
+        assertThat(listener.events("lost")).hasSize(1);
+        assertThat(listener.events("released")).isEmpty();
+    }
+
+    @Test
     void extendSetsTheRemainingLease() throws Exception {
         FencedLock lock = registry().obtain("extended", Lease.fixed(Duration.ofSeconds(2)));
         lock.lock();
