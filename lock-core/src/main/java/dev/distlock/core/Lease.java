@@ -23,8 +23,11 @@ public final class Lease {
     /** The shortest lease: one millisecond. */
     public static final Duration MIN = Duration.ofMillis(1);
 
-    /** The shortest renewed lease: it is renewed every third of its length, so three milliseconds. */
-    public static final Duration MIN_RENEWED = Duration.ofMillis(3);
+    /**
+     * The shortest renewed lease: 300 milliseconds. It is renewed every third of its length, and each renewal
+     * is a round trip that must land within a quarter of it, also on a busy machine.
+     */
+    public static final Duration MIN_RENEWED = Duration.ofMillis(300);
 
     /** The longest lease: 365 days. A longer one is almost certainly a mistake in units. */
     public static final Duration MAX = Duration.ofDays(365);
@@ -67,12 +70,24 @@ public final class Lease {
      */
     public static long checkedMillis(Duration duration, String what, boolean renewed) {
         Objects.requireNonNull(duration, what);
-        Duration min = renewed ? MIN_RENEWED : MIN;
-        if (duration.compareTo(min) < 0 || duration.compareTo(MAX) > 0) {
-            throw new IllegalArgumentException(what + " must be between " + min.toMillis() + "ms and " + MAX.toDays()
-                    + " days" + (renewed ? " (it is renewed every third of its length)" : "") + ", got " + duration);
+        String problem = problem(duration, renewed);
+        if (problem != null) {
+            throw new IllegalArgumentException(what + " " + problem + ", got " + duration);
         }
         return duration.toMillis();
+    }
+
+    /**
+     * What is wrong with a lease length, e.g. {@code "must be between 1ms and 365 days"}, or {@code null} if
+     * nothing: for callers that report problems their own way (startup failures naming a property).
+     */
+    public static String problem(Duration duration, boolean renewed) {
+        Duration min = renewed ? MIN_RENEWED : MIN;
+        if (duration.compareTo(min) >= 0 && duration.compareTo(MAX) <= 0) {
+            return null;
+        }
+        return "must be between " + min.toMillis() + "ms and " + MAX.toDays() + " days"
+                + (renewed ? " when renewed (it is renewed every third of its length)" : "");
     }
 
     /** Whether the watchdog renews this lease while the lock is held. */

@@ -50,6 +50,15 @@ public final class RedisLockRegistry extends StoreLockRegistry {
         return new Builder(connectionFactory);
     }
 
+    /**
+     * The pattern of the pub/sub channels where this registry's waiters hear of hand-offs:
+     * {@code <prefix>:granted:*}. A Redis user needs PUBLISH and SUBSCRIBE rights on it for hand-offs to
+     * be heard at once; without them waiters still get the lock at their next poll.
+     */
+    public String handOffChannelPattern() {
+        return keys.inbox("*");
+    }
+
     /** The Redis key that holds the owner token of lock {@code name}. */
     public String keyOf(String name) {
         return keys.lock(LockNames.validate(name));
@@ -90,8 +99,9 @@ public final class RedisLockRegistry extends StoreLockRegistry {
         }
 
         /**
-         * A running listener container to share (e.g. the application's); by default the registry creates
-         * and closes its own, on one pub/sub connection.
+         * A listener container to share (e.g. the application's), running now or started later by its
+         * owner (the registry's subscription starts with it); by default the registry creates, starts and
+         * closes its own, on one pub/sub connection.
          */
         public Builder listenerContainer(RedisMessageListenerContainer container) {
             this.listenerContainer = Objects.requireNonNull(container, "listenerContainer");

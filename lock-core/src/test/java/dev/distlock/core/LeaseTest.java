@@ -28,8 +28,8 @@ class LeaseTest {
         assertThatThrownBy(() -> Lease.fixed(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("between 1ms and 365 days");
         assertThatThrownBy(() -> Lease.renewed(Duration.ofMillis(-5))).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> Lease.renewed(Duration.ofMillis(2))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("between 3ms and 365 days").hasMessageContaining("renewed every third");
+        assertThatThrownBy(() -> Lease.renewed(Duration.ofMillis(299))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("between 300ms and 365 days").hasMessageContaining("renewed every third");
     }
 
     @Test

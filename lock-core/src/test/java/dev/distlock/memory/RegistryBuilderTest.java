@@ -16,7 +16,7 @@ class RegistryBuilderTest {
     @Test
     void settingsThatCannotWorkAreRejectedWithTheirName() {
         assertThatThrownBy(() -> InMemoryLockRegistry.builder().defaultLease(Duration.ofMillis(2)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("defaultLease must be between 3ms and 365 days");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("defaultLease must be between 300ms and 365 days");
         assertThatThrownBy(() -> InMemoryLockRegistry.builder().maxPollInterval(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxPollInterval");
     }

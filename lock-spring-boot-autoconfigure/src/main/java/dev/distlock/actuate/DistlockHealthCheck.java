@@ -63,8 +63,8 @@ public final class DistlockHealthCheck {
 
     /** The prefix of the hand-off channels of {@code registry}: its key prefix, a colon, {@code granted:}. */
     public static String channelPrefixOf(RedisLockRegistry registry) {
-        String key = registry.keyOf("x");
-        return key.substring(0, key.length() - "{x}".length()) + "granted:";
+        String pattern = registry.handOffChannelPattern();
+        return pattern.substring(0, pattern.length() - 1);
     }
 
     /** The prefix of the hand-off channels of registries with the key prefix {@code keyPrefix}. */

@@ -22,9 +22,7 @@ public record LockDefaults(Duration waitTimeout, Duration lease, boolean renewLe
         if (waitTimeout.isNegative()) {
             throw new IllegalArgumentException("distlock.wait-timeout must not be negative, got " + waitTimeout);
         }
-        if (lease.toMillis() < 1) {
-            throw new IllegalArgumentException("distlock.lease must be at least 1ms, got " + lease);
-        }
+        Lease.checkedMillis(lease, "distlock.lease", renewLease);
     }
 
     /** The lease of a method whose annotation sets none: renewed or fixed as {@link #renewLease()} says. */

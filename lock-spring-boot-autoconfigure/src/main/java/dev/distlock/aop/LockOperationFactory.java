@@ -68,12 +68,13 @@ final class LockOperationFactory {
             report.add("timeout '" + annotation.timeout() + "' is negative; allowed: 0 (one try) or more");
         }
         Duration fixedLease = duration("lease", annotation.lease(), null, report);
-        if (fixedLease != null && fixedLease.toMillis() < 1) {
-            report.add("lease '" + annotation.lease() + "' is shorter than 1ms; allowed: 1ms or more");
+        if (fixedLease != null && Lease.problem(fixedLease, false) != null) {
+            report.add("lease '" + annotation.lease() + "' " + Lease.problem(fixedLease, false));
         }
         Duration holdAtLeast = duration("holdAtLeast", annotation.holdAtLeast(), Duration.ZERO, report);
-        if (holdAtLeast != null && holdAtLeast.isNegative()) {
-            report.add("holdAtLeast '" + annotation.holdAtLeast() + "' is negative; allowed: 0 (release at once) or more");
+        if (holdAtLeast != null && (holdAtLeast.isNegative() || holdAtLeast.compareTo(Lease.MAX) > 0)) {
+            report.add("holdAtLeast '" + annotation.holdAtLeast() + "' is out of range; allowed: 0 (release at once) "
+                    + "up to " + Lease.MAX.toDays() + " days");
         }
         ReturnHandler handler = null;
         try {

@@ -5,6 +5,7 @@ import dev.distlock.aop.DistributedLockInterceptor;
 import dev.distlock.aop.DistributedLockValidator;
 import dev.distlock.aop.LockCallObserver;
 import dev.distlock.aop.LockDefaults;
+import dev.distlock.core.Lease;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.support.StoreLockRegistry;
@@ -121,10 +122,18 @@ public final class DistlockAutoConfiguration {
         }
     }
 
-    /** Applies the settings every registry has: lease, poll interval and the application's listeners. */
+    /**
+     * Applies the settings every registry has: lease, poll interval and the application's listeners. The
+     * registry's default lease is the one its renewed holds get; with {@code distlock.renew-lease=false}
+     * {@code distlock.lease} is a fixed lease for annotated methods, and the registry keeps its default unless
+     * the value also works renewed.
+     */
     static <B extends StoreLockRegistry.Builder<B>> B withSharedSettings(B builder, DistlockProperties properties,
             ObjectProvider<LockListener> listeners) {
-        builder.defaultLease(properties.getLease()).maxPollInterval(properties.getMaxPollInterval());
+        if (properties.isRenewLease() || Lease.problem(properties.getLease(), true) == null) {
+            builder.defaultLease(properties.getLease());
+        }
+        builder.maxPollInterval(properties.getMaxPollInterval());
         listeners.orderedStream().forEach(builder::listener);
         return builder;
     }

@@ -1,5 +1,7 @@
 package dev.distlock.autoconfigure;
 
+import dev.distlock.core.Lease;
+import dev.distlock.core.support.StoreLockRegistry;
 import java.time.Duration;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -19,8 +21,6 @@ public class DistlockProperties implements InitializingBean {
 
     static final String PREFIX = "distlock";
 
-    /** Below this a renewed lease cannot be renewed reliably (every third of it, one Redis round trip each). */
-    static final Duration MIN_RENEWED_LEASE = Duration.ofMillis(300);
 
     /** Whether distlock's auto-configuration is active. */
     private boolean enabled = true;
@@ -84,19 +84,17 @@ public class DistlockProperties implements InitializingBean {
         if (waitTimeout == null || waitTimeout.isNegative()) {
             throw invalid("wait-timeout", waitTimeout, "must be zero (one try) or positive");
         }
-        Duration minLease = renewLease ? MIN_RENEWED_LEASE : Duration.ofMillis(1);
-        if (lease == null || lease.compareTo(minLease) < 0) {
-            throw invalid("lease", lease, renewLease
-                    ? "must be at least " + MIN_RENEWED_LEASE.toMillis() + "ms when renewed (distlock.renew-lease"
-                            + "=true): the watchdog renews it every third of it, one Redis round trip each time"
-                    : "must be at least 1ms");
+        if (lease == null || Lease.problem(lease, renewLease) != null) {
+            throw invalid("lease", lease, lease == null ? "must be set" : Lease.problem(lease, renewLease)
+                    + (renewLease ? " (distlock.renew-lease=true)" : ""));
         }
-        if (fenceRetention == null || fenceRetention.compareTo(lease) < 0) {
+        if (fenceRetention == null || fenceRetention.compareTo(lease) < 0 || fenceRetention.compareTo(Lease.MAX) > 0) {
             throw invalid("fence-retention", fenceRetention, "must be at least distlock.lease (" + lease
-                    + "), so fencing tokens outlive every hold");
+                    + "), so fencing tokens outlive every hold, and at most " + Lease.MAX.toDays() + " days");
         }
-        if (maxPollInterval == null || maxPollInterval.toMillis() < 1) {
-            throw invalid("max-poll-interval", maxPollInterval, "must be at least 1ms");
+        Duration maxPoll = StoreLockRegistry.Builder.MAX_POLL_INTERVAL;
+        if (maxPollInterval == null || maxPollInterval.toMillis() < 1 || maxPollInterval.compareTo(maxPoll) > 0) {
+            throw invalid("max-poll-interval", maxPollInterval, "must be between 1ms and " + maxPoll.toHours() + " hour");
         }
     }
 

@@ -96,7 +96,7 @@ class DistributedLockValidatorTest {
     @Test
     void aLeaseUnderOneMillisecondFailsStartup() {
         assertStartupFails(TinyLease.class, message -> message
-                .contains("TinyLease.lock").contains("lease '500us' is shorter than 1ms; allowed: 1ms or more"));
+                .contains("TinyLease.lock").contains("lease '500us' must be between 1ms and 365 days"));
     }
 
     @Test
@@ -172,7 +172,7 @@ class DistributedLockValidatorTest {
     void holdAtLeastIsCheckedLikeTheOtherDurations() {
         assertStartupFails(BadHoldAtLeast.class, message -> message
                 .contains("BadHoldAtLeast.unparsable").contains("holdAtLeast 'a while' is not a duration")
-                .contains("BadHoldAtLeast.negative").contains("holdAtLeast '-5s' is negative"));
+                .contains("BadHoldAtLeast.negative").contains("holdAtLeast '-5s' is out of range"));
     }
 
     @Test

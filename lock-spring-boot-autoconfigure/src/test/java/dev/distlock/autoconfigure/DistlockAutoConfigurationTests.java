@@ -176,10 +176,12 @@ class DistlockAutoConfigurationTests {
     void invalidPropertiesFailTheStartupNamingTheProperty() {
         assertStartupFails("distlock.key-prefix=a{b", "distlock.key-prefix", "must not contain '{' or '}'");
         assertStartupFails("distlock.wait-timeout=-1s", "distlock.wait-timeout", "must be zero (one try) or positive");
-        assertStartupFails("distlock.lease=100ms", "distlock.lease", "at least 300ms when renewed");
-        assertStartupFails("distlock.lease=0s", "distlock.lease", "at least 300ms when renewed");
+        assertStartupFails("distlock.lease=100ms", "distlock.lease", "between 300ms and 365 days when renewed");
+        assertStartupFails("distlock.lease=0s", "distlock.lease", "between 300ms and 365 days when renewed");
         assertStartupFails("distlock.fence-retention=10s", "distlock.fence-retention", "at least distlock.lease");
-        assertStartupFails("distlock.max-poll-interval=0ms", "distlock.max-poll-interval", "at least 1ms");
+        assertStartupFails("distlock.max-poll-interval=0ms", "distlock.max-poll-interval", "between 1ms and 1 hour");
+        assertStartupFails("distlock.lease=400d", "distlock.lease", "between 300ms and 365 days");
+        assertStartupFails("distlock.fence-retention=400d", "distlock.fence-retention", "at most 365 days");
         runner.withPropertyValues("distlock.lease=100ms", "distlock.renew-lease=false")
                 .run(context -> assertThat(context).hasNotFailed());
     }

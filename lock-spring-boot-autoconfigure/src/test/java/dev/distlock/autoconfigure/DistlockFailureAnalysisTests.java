@@ -36,7 +36,7 @@ class DistlockFailureAnalysisTests {
 
         assertThat(output).contains("APPLICATION FAILED TO START",
                 "Invalid value '100ms' for the distlock property 'distlock.lease' (from",
-                "it must be at least 300ms when renewed", "Action:", "Change distlock.lease",
+                "it must be between 300ms and 365 days when renewed", "Action:", "Change distlock.lease",
                 "remove it to use its default");
     }
 

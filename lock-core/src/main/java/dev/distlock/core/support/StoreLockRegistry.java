@@ -394,7 +394,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     public abstract static class Builder<B extends Builder<B>> {
 
         /** The longest poll interval accepted: an hour. */
-        private static final Duration MAX_POLL_INTERVAL = Duration.ofHours(1);
+        public static final Duration MAX_POLL_INTERVAL = Duration.ofHours(1);
 
         private Duration defaultLease = Duration.ofSeconds(30);
         private Duration maxPollInterval = Duration.ofMillis(500);
