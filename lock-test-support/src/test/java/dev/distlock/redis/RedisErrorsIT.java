@@ -57,6 +57,31 @@ class RedisErrorsIT {
                 .hasMessageContaining("'job'").hasMessageContaining("NOPERM");
     }
 
+    /** The ACL the README gives a distlock user: locking, waiting and hand-offs heard at once all work. */
+    @Test
+    void aUserWithJustTheDocumentedRightsLocksWaitsAndHearsHandOffs() throws Exception {
+        redis.server().command(("ACL SETUSER locks on >secret ~distlock:* &distlock:granted:* +evalsha +eval +exists "
+                + "+publish +subscribe +unsubscribe +ping +time +get +set +rename +append +pexpire +pttl +type "
+                + "+lpop +rpush +lrem +hget +hset +hdel").split(" "));
+        FencedLock holder = registry(factory("locks"), UnaryOperator.identity()).obtain("job");
+        // polls every minute: only a notice can wake it in time
+        FencedLock waiter = registry(factory("locks"), b -> b.maxPollInterval(Duration.ofMinutes(1))).obtain("job");
+        holder.lock();
+        assertThat(holder.isLocked()).isTrue();
+        assertThat(waiter.tryLock(Duration.ofMillis(50))).isFalse(); // subscribes the waiter's channel
+        RedisProbes.awaitUntil(() -> !((java.util.List<?>) redis.server().command("PUBSUB", "CHANNELS", "*")).isEmpty());
+        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> lockAndUnlock(waiter));
+        RedisProbes.awaitUntil(() -> Long.valueOf(1).equals(redis.server().command("LLEN", "distlock:{job}:queue")));
+
+        holder.unlock();
+
+        assertThat(waiting.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        holder.lock();
+        holder.extend(Duration.ofSeconds(60));
+        assertThat(holder.remainingLease()).isPositive();
+        holder.unlock();
+    }
+
     @Test
     void aRefusedHandOffNoticeNeitherFailsNorUndoesTheReleaseAndIsReportedOnce() throws Exception {
         // Redis 7's default for new users: no channel at all

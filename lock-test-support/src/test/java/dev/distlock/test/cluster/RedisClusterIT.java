@@ -71,16 +71,18 @@ class RedisClusterIT {
         RedisCluster cluster = redis.cluster();
         String key = "lock:failover";
         ClusterNode primary = cluster.primaryForKey(key);
-        ClusterNode replica = cluster.replicasOf(primary).get(0);
+        // earlier tests may have left this primary with more than one replica: every one must have the key
+        List<ClusterNode> replicas = cluster.replicasOf(primary);
         primary.command("SET", key, "v");
-        assertThat(primary.command("WAIT", "1", "5000")).isEqualTo(1L);
+        assertThat(primary.command("WAIT", Integer.toString(replicas.size()), "5000")).isEqualTo((long) replicas.size());
 
         primary.kill();
         long start = System.nanoTime();
         ClusterTopology after = cluster.awaitFailover(primary);
         long failoverMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
-        assertThat(after.primaryForSlot(HashSlots.of(key)).orElseThrow().id()).isEqualTo(replica.id());
+        ClusterNode replica = cluster.node(after.primaryForSlot(HashSlots.of(key)).orElseThrow().id());
+        assertThat(replicas).contains(replica);
         assertThat(replica.isPrimary()).isTrue();
         assertThat(replica.command("GET", key)).isEqualTo("v");
         System.out.println("kill -9 of a primary failed over in " + failoverMillis + " ms");
@@ -88,7 +90,7 @@ class RedisClusterIT {
         primary.restart();
         cluster.awaitHealthy();
         assertThat(primary.isPrimary()).isFalse();
-        assertThat(cluster.replicasOf(replica)).containsExactly(primary);
+        assertThat(cluster.replicasOf(replica)).contains(primary);
     }
 
     @Test
