@@ -56,6 +56,11 @@ public final class LockProcessMain {
                 })
                 .build();
         FencedLock lock = registry.obtain(args[1], "renewed".equals(args[3]) ? Lease.renewed(lease) : Lease.fixed(lease));
+        // a running service has its connection and scripts ready: the first call of a cold JVM may take longer
+        // than a short lease, and a hold is trusted only from the moment its acquire was sent
+        FencedLock warmUp = registry.obtain(args[1] + ":warm-up");
+        warmUp.lock();
+        warmUp.unlock();
         ExecutorService owner = Executors.newSingleThreadExecutor();
         out.println(ANSWER + "ready");
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

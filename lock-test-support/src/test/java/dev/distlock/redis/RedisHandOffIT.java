@@ -133,6 +133,39 @@ class RedisHandOffIT {
         return Long.parseLong((String) time.get(0)) * 1000 + Long.parseLong((String) time.get(1)) / 1000;
     }
 
+    /**
+     * Issue case 12: interrupts during a registry's first waits (while it subscribes its channel, or while
+     * the interrupted callers clean up) leave its hand-off channel working: a waiter that polls only every
+     * 30 s still starts at once when the lock is handed to it.
+     */
+    @Test
+    void interruptsDuringARegistrysFirstWaitsLeaveItsHandOffChannelWorking() throws Exception {
+        FencedLock holder = registry(UnaryOperator.identity()).obtain("job");
+        FencedLock waiter = registry(builder -> builder.maxPollInterval(Duration.ofSeconds(30))).obtain("job");
+        holder.lock();
+        for (int delayMillis : new int[] {0, 1, 2, 5, 10, 20}) {
+            CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+            Thread interrupted = new Thread(() -> {
+                try {
+                    outcome.complete(waiter.tryLock(Duration.ofMinutes(1)) ? null : new AssertionError("timed out"));
+                } catch (Throwable failure) {
+                    outcome.complete(failure);
+                }
+            });
+            interrupted.start();
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(delayMillis));
+            interrupted.interrupt();
+            assertThat(outcome.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isInstanceOf(InterruptedException.class);
+        }
+        awaitUntil(() -> queueLength() == 0);
+        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> lockAndRecord(waiter, new ArrayList<>()));
+        awaitUntil(() -> queueLength() == 1);
+
+        holder.unlock();
+
+        assertThat(waiting.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).as("heard the hand-off").isTrue();
+    }
+
     private static boolean lockAndRecord(FencedLock lock, List<Long> fences) {
         try {
             if (!lock.tryLock(PATIENCE.multipliedBy(3))) {
