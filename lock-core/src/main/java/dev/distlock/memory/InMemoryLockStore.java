@@ -36,7 +36,10 @@ public final class InMemoryLockStore implements LockStore {
     private final long fenceRetentionMillis;
     private final Map<String, Held> holds = new HashMap<>();
     private final Map<String, Fence> fences = new HashMap<>();
-    /** The last released hold of each name, until its lease would have ended: what a repeated release finds. */
+    /**
+     * The last released hold of each name, until its lease would have ended (at most the fence retention):
+     * what a release run again finds.
+     */
     private final Map<String, Held> released = new HashMap<>();
     private final Map<String, LinkedHashMap<String, Waiter>> queues = new HashMap<>();
     private final Map<String, Consumer<Grant>> grantListeners = new ConcurrentHashMap<>();
@@ -220,7 +223,8 @@ public final class InMemoryLockStore implements LockStore {
                     || current == null && trace.expiresAt() > now && token.equals(trace.token()));
         }
         holds.remove(name);
-        released.put(name, current);
+        // as on Redis, the trace lives no longer than the lease would have; here, no longer than the fence either
+        released.put(name, current.withExpiry(Math.min(current.expiresAt(), now + fenceRetentionMillis)));
         Waiter head = firstLiveWaiter(name, now);
         if (head != null) {
             handOver(name, head, now, token, notices);

@@ -37,7 +37,11 @@ public class DistlockProperties implements InitializingBean {
     /** How long a @DistributedLock call waits for its lock unless the annotation says otherwise; 0 means one try. */
     private Duration waitTimeout = Duration.ofSeconds(10);
 
-    /** Lease of a lock: how long it outlives a crashed holder. */
+    /**
+     * Lease of a lock: how long it outlives a crashed holder, and how long a holder that cannot reach Redis
+     * goes on believing it holds. 300ms to 365 days when renewed, 1ms to 365 days when not. Keep
+     * spring.data.redis.timeout well below it.
+     */
     private Duration lease = Duration.ofSeconds(30);
 
     /**
@@ -47,12 +51,16 @@ public class DistlockProperties implements InitializingBean {
     private boolean renewLease = true;
 
     /**
-     * How long a name's fencing-token count is kept after the name was last acquired; when it is gone a new
-     * count starts from the Redis server clock in microseconds. At least distlock.lease.
+     * How long a name's last fencing token is kept after the name was last acquired. Each token is the larger
+     * of the kept one plus one and the Redis server clock in microseconds. From distlock.lease to 365 days.
      */
     private Duration fenceRetention = Duration.ofHours(1);
 
-    /** Longest a queued waiter sleeps before asking Redis again when no hand-off notice arrives. */
+    /**
+     * Longest a queued waiter sleeps before asking Redis again when no hand-off notice arrives (1ms to 1
+     * hour). A waiter's place in the queue, and the claim of a hand-off to it, last this plus as much again
+     * (at least 500ms): about how long a waiter that died blocks the lock, twice over.
+     */
     private Duration maxPollInterval = Duration.ofMillis(500);
 
     /**
