@@ -60,6 +60,17 @@ public interface LockRegistry {
     List<HeldLock> heldLocks();
 
     /**
+     * What the backend knows of lock {@code name} right now, whoever holds it, from any process: who holds
+     * it (application, host, process), since when, with which fencing token and lease left, and how many
+     * wait. For operators; it costs a couple of backend calls and decides nothing. It never releases or
+     * changes anything.
+     *
+     * @throws InvalidLockNameException if the name is empty, too long or not valid UTF-16
+     * @throws LockBackendException if the backend failed
+     */
+    LockInfo inspect(String name);
+
+    /**
      * Acquires the lock for {@code name}, waiting at most {@code wait}, runs {@code task} and releases
      * the lock whatever the task does.
      *

@@ -2,6 +2,7 @@ package dev.distlock.memory;
 
 import dev.distlock.core.support.AcquireResult;
 import dev.distlock.core.support.Grant;
+import dev.distlock.core.support.LockSnapshot;
 import dev.distlock.core.support.LockStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,6 +44,7 @@ public final class InMemoryLockStore implements LockStore {
     private final Map<String, Held> released = new HashMap<>();
     private final Map<String, LinkedHashMap<String, Waiter>> queues = new HashMap<>();
     private final Map<String, Consumer<Grant>> grantListeners = new ConcurrentHashMap<>();
+    private final Map<String, Announced> announcements = new HashMap<>();
     private int acquisitionsSinceSweep;
 
     /** A store on the system clock whose fencing token counts live an hour after their last use. */
@@ -152,6 +154,29 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public synchronized boolean isLocked(String name) {
         return live(name, clock.millis()) != null;
+    }
+
+    @Override
+    public synchronized LockSnapshot inspect(String name) {
+        long now = clock.millis();
+        Held current = live(name, now);
+        int waiting = waitersQueued(name);
+        if (current == null) {
+            return new LockSnapshot(null, 0, 0, waiting);
+        }
+        return new LockSnapshot(current.token(), current.fencingToken(),
+                current.expiresAt() == Long.MAX_VALUE ? -1 : current.expiresAt() - now, waiting);
+    }
+
+    @Override
+    public synchronized void announce(String instance, Map<String, String> description, long ttlMillis) {
+        announcements.put(instance, new Announced(Map.copyOf(description), clock.millis() + ttlMillis));
+    }
+
+    @Override
+    public synchronized Map<String, String> announcement(String instance) {
+        Announced announced = announcements.get(instance);
+        return announced != null && announced.expiresAt() > clock.millis() ? announced.description() : Map.of();
     }
 
     /** Always: hand-offs in memory are heard at once. */
@@ -331,5 +356,8 @@ public final class InMemoryLockStore implements LockStore {
     }
 
     private record Notice(String token, Grant grant) {
+    }
+
+    private record Announced(Map<String, String> description, long expiresAt) {
     }
 }

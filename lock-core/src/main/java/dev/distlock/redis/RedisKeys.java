@@ -54,6 +54,11 @@ final class RedisKeys {
         return lockKey + ":released";
     }
 
+    /** Where registry {@code instance} announces who it is (application, host, pid, start). */
+    String instance(String instance) {
+        return prefix + "instance:" + instance;
+    }
+
     /** The pub/sub channel where a registry hears of locks handed to its waiters. */
     String inbox(String registryId) {
         return prefix + "granted:" + registryId;

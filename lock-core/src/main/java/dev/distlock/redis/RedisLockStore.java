@@ -2,9 +2,13 @@ package dev.distlock.redis;
 
 import dev.distlock.core.support.AcquireResult;
 import dev.distlock.core.support.Grant;
+import dev.distlock.core.support.LockSnapshot;
 import dev.distlock.core.support.LockStore;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -78,6 +82,38 @@ final class RedisLockStore implements LockStore {
         try (RedisConnection connection = redis.getConnection()) {
             return Boolean.TRUE.equals(connection.keyCommands().exists(bytes(keys.lock(name))));
         }
+    }
+
+    @Override
+    public LockSnapshot inspect(String name) {
+        List<?> reply = LockScripts.INSPECT.run(redis, 4, lockKeys(name));
+        String owner = new String((byte[]) reply.get(0), StandardCharsets.UTF_8);
+        return new LockSnapshot(owner.isEmpty() ? null : owner, ((Number) reply.get(1)).longValue(),
+                Math.max(((Number) reply.get(2)).longValue(), owner.isEmpty() ? 0 : -1),
+                ((Number) reply.get(3)).intValue());
+    }
+
+    @Override
+    public void announce(String instance, Map<String, String> description, long ttlMillis) {
+        List<byte[]> keysAndArgs = new ArrayList<>();
+        keysAndArgs.add(bytes(keys.instance(instance)));
+        keysAndArgs.add(bytes(Long.toString(ttlMillis)));
+        description.forEach((field, value) -> {
+            keysAndArgs.add(bytes(field));
+            keysAndArgs.add(bytes(value));
+        });
+        LockScripts.ANNOUNCE.run(redis, 1, keysAndArgs.toArray(byte[][]::new));
+    }
+
+    @Override
+    public Map<String, String> announcement(String instance) {
+        List<?> reply = LockScripts.ANNOUNCEMENT.run(redis, 1, bytes(keys.instance(instance)));
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < reply.size(); i += 2) {
+            fields.put(new String((byte[]) reply.get(i), StandardCharsets.UTF_8),
+                    new String((byte[]) reply.get(i + 1), StandardCharsets.UTF_8));
+        }
+        return fields;
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.distlock.actuate;
 
 import dev.distlock.core.HeldLock;
+import dev.distlock.core.LockHolder;
+import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import java.util.ArrayList;
@@ -11,9 +13,12 @@ import java.util.TreeMap;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
- * The {@code distlocks} endpoint: the locks this instance holds now, in every {@link LockRegistry} bean.
+ * The {@code distlocks} endpoint: the locks this instance holds now, in every {@link LockRegistry} bean
+ * ({@code GET /actuator/distlocks}), and who holds one lock, whichever instance it is
+ * ({@code GET /actuator/distlocks/{name}}).
  *
  * <pre>{@code
  * {"locks": [{"registry": "lockRegistry", "name": "order:42", "key": "distlock:{order:42}",
@@ -49,8 +54,66 @@ public class DistlocksEndpoint {
         return new HeldLocksDescriptor(locks);
     }
 
+    /**
+     * Who holds lock {@code name} now, whoever it is (this instance or another), and how many wait: one entry
+     * per registry bean. Reads a couple of keys; changes nothing. There is no force-unlock.
+     */
+    @ReadOperation
+    public LockInfosDescriptor lock(@Selector String name) {
+        List<LockInfoDescriptor> locks = new ArrayList<>();
+        registries.forEach((beanName, registry) ->
+                locks.add(LockInfoDescriptor.of(beanName, keyOf(registry, name), registry.inspect(name))));
+        return new LockInfosDescriptor(locks);
+    }
+
     private static String keyOf(LockRegistry registry, String name) {
         return registry instanceof RedisLockRegistry redis ? redis.keyOf(name) : name;
+    }
+
+    /**
+     * What {@code GET /actuator/distlocks/{name}} answers.
+     *
+     * @param locks the lock as each registry bean sees it
+     */
+    public record LockInfosDescriptor(List<LockInfoDescriptor> locks) implements OperationResponseBody {
+    }
+
+    /**
+     * One lock as one registry's backend knows it. Times are text and numbers, as in {@link HeldLockDescriptor}.
+     *
+     * @param registry the bean name of the registry asked
+     * @param name the lock's name
+     * @param key where the lock lives in the backend (the Redis key), or the name for other backends
+     * @param held whether anybody holds it
+     * @param holder who holds it (application, host, pid, instance, started), or {@code null} if free or unknown
+     * @param fencingToken the current hold's fencing token, 0 if free or unknown
+     * @param heldSince about when the current hold began, ISO-8601 in UTC, or {@code null}
+     * @param remainingLeaseMillis the lease left; 0 if free, -1 if it never expires
+     * @param waiting how many acquisitions wait for it
+     */
+    public record LockInfoDescriptor(String registry, String name, String key, boolean held, Holder holder,
+            long fencingToken, String heldSince, long remainingLeaseMillis, int waiting) {
+
+        static LockInfoDescriptor of(String registry, String key, LockInfo info) {
+            LockHolder holder = info.holder();
+            return new LockInfoDescriptor(registry, info.name(), key, info.held(),
+                    holder == null ? null : new Holder(holder.application(), holder.host(), holder.pid(),
+                            holder.instance(), holder.startedAt() == null ? null : holder.startedAt().toString()),
+                    info.fencingToken(), info.heldSince() == null ? null : info.heldSince().toString(),
+                    info.remainingLease() == null ? -1 : info.remainingLease().toMillis(), info.waiting());
+        }
+    }
+
+    /**
+     * The registry (process) that holds a lock.
+     *
+     * @param application its {@code spring.application.name}, or {@code null}
+     * @param host its host
+     * @param pid its process id
+     * @param instance its registry's random id
+     * @param started when its registry started, ISO-8601 in UTC
+     */
+    public record Holder(String application, String host, long pid, String instance, String started) {
     }
 
     /**

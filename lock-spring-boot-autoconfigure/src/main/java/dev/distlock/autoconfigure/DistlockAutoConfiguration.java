@@ -91,9 +91,9 @@ public final class DistlockAutoConfiguration {
         RedisLockRegistry lockRegistry(RedisConnectionFactory connectionFactory, DistlockProperties properties,
                 ObjectProvider<LockListener> listeners,
                 @Qualifier(LISTENER_CONTAINER_BEAN) RedisMessageListenerContainer listenerContainer,
-                ObjectProvider<RedisLockRegistryBuilderCustomizer> customizers) {
+                ObjectProvider<RedisLockRegistryBuilderCustomizer> customizers, Environment environment) {
             RedisLockRegistry.Builder builder = withSharedSettings(RedisLockRegistry.builder(connectionFactory),
-                    properties, listeners)
+                    properties, listeners, environment)
                     .keyPrefix(properties.getKeyPrefix())
                     .fenceRetention(properties.getFenceRetention())
                     .listenerContainer(listenerContainer);
@@ -108,8 +108,9 @@ public final class DistlockAutoConfiguration {
 
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean(LockRegistry.class)
-        InMemoryLockRegistry lockRegistry(DistlockProperties properties, ObjectProvider<LockListener> listeners) {
-            return withSharedSettings(InMemoryLockRegistry.builder(), properties, listeners).build();
+        InMemoryLockRegistry lockRegistry(DistlockProperties properties, ObjectProvider<LockListener> listeners,
+                Environment environment) {
+            return withSharedSettings(InMemoryLockRegistry.builder(), properties, listeners, environment).build();
         }
     }
 
@@ -123,13 +124,14 @@ public final class DistlockAutoConfiguration {
     }
 
     /**
-     * Applies the settings every registry has: lease, poll interval and the application's listeners. The
-     * registry's default lease is the one its renewed holds get; with {@code distlock.renew-lease=false}
-     * {@code distlock.lease} is a fixed lease for annotated methods, and the registry keeps its default unless
-     * the value also works renewed.
+     * Applies the settings every registry has: lease, poll interval, the application's listeners and its name
+     * (shown to operators asking who holds a lock). The registry's default lease is the one its renewed holds
+     * get; with {@code distlock.renew-lease=false} {@code distlock.lease} is a fixed lease for annotated
+     * methods, and the registry keeps its default unless the value also works renewed.
      */
     static <B extends StoreLockRegistry.Builder<B>> B withSharedSettings(B builder, DistlockProperties properties,
-            ObjectProvider<LockListener> listeners) {
+            ObjectProvider<LockListener> listeners, Environment environment) {
+        builder.applicationName(environment.getProperty("spring.application.name"));
         if (properties.isRenewLease() || Lease.problem(properties.getLease(), true) == null) {
             builder.defaultLease(properties.getLease());
         }

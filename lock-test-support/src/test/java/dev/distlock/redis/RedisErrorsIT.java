@@ -57,15 +57,19 @@ class RedisErrorsIT {
                 .hasMessageContaining("'job'").hasMessageContaining("NOPERM");
     }
 
-    /** The ACL the README gives a distlock user: locking, waiting and hand-offs heard at once all work. */
+    /**
+     * The ACL the README gives a distlock user: locking, waiting, hand-offs heard at once and asking who holds
+     * a lock all work.
+     */
     @Test
     void aUserWithJustTheDocumentedRightsLocksWaitsAndHearsHandOffs() throws Exception {
         redis.server().command(("ACL SETUSER locks on >secret ~distlock:* &distlock:granted:* +evalsha +eval +exists "
                 + "+publish +subscribe +unsubscribe +ping +time +get +set +rename +append +pexpire +pttl +type "
-                + "+lpop +rpush +lrem +hget +hset +hdel").split(" "));
+                + "+lpop +rpush +lrem +hget +hset +hdel +hgetall").split(" "));
         FencedLock holder = registry(factory("locks"), UnaryOperator.identity()).obtain("job");
         // polls every minute: only a notice can wake it in time
-        FencedLock waiter = registry(factory("locks"), b -> b.maxPollInterval(Duration.ofMinutes(1))).obtain("job");
+        RedisLockRegistry waiterRegistry = registry(factory("locks"), b -> b.maxPollInterval(Duration.ofMinutes(1)));
+        FencedLock waiter = waiterRegistry.obtain("job");
         holder.lock();
         assertThat(holder.isLocked()).isTrue();
         assertThat(waiter.tryLock(Duration.ofMillis(50))).isFalse(); // subscribes the waiter's channel
@@ -73,6 +77,8 @@ class RedisErrorsIT {
         CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> lockAndUnlock(waiter));
         RedisProbes.awaitUntil(() -> Long.valueOf(1).equals(redis.server().command("LLEN", "distlock:{job}:queue")));
 
+        RedisProbes.awaitUntil(() -> waiterRegistry.inspect("job").holder() != null);
+        assertThat(waiterRegistry.inspect("job").waiting()).isOne();
         holder.unlock();
 
         assertThat(waiting.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();

@@ -22,4 +22,15 @@ final class HoldTokens {
     String next() {
         return prefix + sequence.incrementAndGet();
     }
+
+    /** The registry's instance id: the random prefix of its tokens. */
+    String instance() {
+        return prefix.substring(0, prefix.length() - 1);
+    }
+
+    /** The instance id of the registry that issued {@code token}. */
+    static String instanceOf(String token) {
+        int colon = token.lastIndexOf(':');
+        return colon > 0 ? token.substring(0, colon) : token;
+    }
 }

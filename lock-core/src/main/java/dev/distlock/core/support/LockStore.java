@@ -1,5 +1,6 @@
 package dev.distlock.core.support;
 
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -74,6 +75,19 @@ public interface LockStore extends AutoCloseable {
 
     /** Whether anybody holds the lock. */
     boolean isLocked(String name);
+
+    /** What the store knows of the lock now: its owner token, fencing token, lease left and live waiters. */
+    LockSnapshot inspect(String name);
+
+    /**
+     * Records who a registry is ({@code description}: application, host, pid, start) under its instance id
+     * for {@code ttlMillis}, so that {@link #announcement} can tell who holds a lock. Called again before it
+     * expires while the registry is open.
+     */
+    void announce(String instance, Map<String, String> description, long ttlMillis);
+
+    /** What registry {@code instance} last announced, or an empty map if nothing (any more). */
+    Map<String, String> announcement(String instance);
 
     /**
      * Starts hearing hand-offs to this registry's waiters, if it does not already; the future completes when

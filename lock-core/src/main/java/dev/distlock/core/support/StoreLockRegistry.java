@@ -5,17 +5,25 @@ import dev.distlock.core.HeldLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
+import dev.distlock.core.LockHolder;
+import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockRegistry;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link LockRegistry} on a {@link LockStore}: everything a lock does beyond single atomic backend
@@ -34,8 +42,12 @@ import java.util.function.Supplier;
  */
 public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
+    private static final Logger log = LoggerFactory.getLogger(StoreLockRegistry.class);
+
     /** How long {@link #close()} gives waiting calls to leave the store's queue. */
     private static final long CLOSE_WAIT_MILLIS = 5000;
+    /** How long an announcement lives in the store; it is renewed every third of it while the registry is open. */
+    private static final long ANNOUNCEMENT_TTL_MILLIS = 60_000;
 
     private final LockStore store;
     private final Duration defaultLease;
@@ -47,6 +59,10 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     private final Set<Acquisition.Waiter> waiting = ConcurrentHashMap.newKeySet();
     private final Watchdog watchdog;
     private final Cleanup cleanup;
+    private final String application;
+    private final Instant createdAt = Instant.now();
+    private final AtomicBoolean announcing = new AtomicBoolean();
+    private volatile LockHolder identity;
     private volatile boolean closed;
 
     protected StoreLockRegistry(LockStore store, Builder<?> settings) {
@@ -57,6 +73,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         this.listeners = new Listeners(settings.listeners);
         this.watchdog = new Watchdog(store, listeners, this::lose);
         this.cleanup = new Cleanup(store, watchdog.timer(), watchdog.calls());
+        this.application = settings.applicationName;
     }
 
     /**
@@ -85,6 +102,33 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             }
         }
         return held;
+    }
+
+    @Override
+    public LockInfo inspect(String name) {
+        LockNames.validate(name);
+        LockSnapshot snapshot = backend(name, "inspect the lock", () -> uninterrupted(() -> store.inspect(name)));
+        if (snapshot.ownerToken() == null) {
+            return new LockInfo(name, false, null, 0, null, Duration.ZERO, snapshot.waiting());
+        }
+        String instance = HoldTokens.instanceOf(snapshot.ownerToken());
+        LockHolder holder = instance.equals(tokens.instance()) ? identity()
+                : Announcement.fromMap(instance, backend(name, "read who holds the lock",
+                        () -> uninterrupted(() -> store.announcement(instance))));
+        long fence = snapshot.fencingToken();
+        return new LockInfo(name, true, holder, fence, fence > 0 ? Instant.EPOCH.plus(fence, ChronoUnit.MICROS) : null,
+                snapshot.remainingLeaseMillis() < 0 ? null : Duration.ofMillis(snapshot.remainingLeaseMillis()),
+                snapshot.waiting());
+    }
+
+    /** Who this registry is, as it announces itself to other processes' {@link #inspect}. */
+    public LockHolder identity() {
+        LockHolder self = identity;
+        if (self == null) {
+            self = Announcement.of(tokens.instance(), application, createdAt);
+            identity = self;
+        }
+        return self;
     }
 
     /** The lease a {@link Lease#renewed()} hold gets. */
@@ -157,6 +201,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             }
             holding = true;
             state.holds.add(hold);
+            announceFromNowOn();
             // listeners hear of the hold before the watchdog can report it lost
             listeners.acquired(new LockEvent(name, label, hold.fencingToken, acquisition.waited(), null));
             watchdog.watch(hold);
@@ -319,6 +364,27 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     // --- internals ---
 
+    /** From the first hold on, keeps this registry's announcement alive in the store, in the background. */
+    private void announceFromNowOn() {
+        if (announcing.get() || !announcing.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            watchdog.timer().scheduleAtFixedRate(() -> watchdog.calls().execute(this::announce), 0,
+                    ANNOUNCEMENT_TTL_MILLIS / 3, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closed) {
+            // the registry is closing
+        }
+    }
+
+    private void announce() {
+        try {
+            store.announce(tokens.instance(), Announcement.toMap(identity()), ANNOUNCEMENT_TTL_MILLIS);
+        } catch (RuntimeException failure) {
+            log.debug("Announcing this registry failed; trying again later", failure);
+        }
+    }
+
     /**
      * The hold is lost: reported once, the local gate given back so other threads may go to the backend,
      * and its key released in the background in case it is still there.
@@ -398,6 +464,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
         private Duration defaultLease = Duration.ofSeconds(30);
         private Duration maxPollInterval = Duration.ofMillis(500);
+        private String applicationName;
         private final List<LockListener> listeners = new ArrayList<>();
 
         /**
@@ -430,6 +497,15 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         /** The configured {@link #maxPollInterval(Duration)} in milliseconds. */
         protected long maxPollIntervalMillis() {
             return maxPollInterval.toMillis();
+        }
+
+        /**
+         * The name of the application this registry runs in (with Spring Boot, {@code spring.application.name}),
+         * shown to operators who ask any process who holds a lock ({@link LockRegistry#inspect}); optional.
+         */
+        public B applicationName(String name) {
+            this.applicationName = name;
+            return self();
         }
 
         /** Adds a listener told of acquisitions, releases, losses and failures. */

@@ -3,6 +3,7 @@ package dev.distlock.core.support;
 import dev.distlock.memory.InMemoryLockStore;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -150,6 +151,21 @@ final class ScriptedLockStore implements LockStore {
     @Override
     public boolean isLocked(String name) {
         return call(Op.IS_LOCKED, name, null, () -> backend.isLocked(name));
+    }
+
+    @Override
+    public LockSnapshot inspect(String name) {
+        return backend.inspect(name);
+    }
+
+    @Override
+    public void announce(String instance, Map<String, String> description, long ttlMillis) {
+        backend.announce(instance, description, ttlMillis);
+    }
+
+    @Override
+    public Map<String, String> announcement(String instance) {
+        return backend.announcement(instance);
     }
 
     @Override

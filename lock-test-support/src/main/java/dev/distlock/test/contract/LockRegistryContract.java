@@ -7,6 +7,7 @@ import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.InvalidLockNameException;
 import dev.distlock.core.Lease;
+import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockRegistry;
@@ -387,6 +388,46 @@ public abstract class LockRegistryContract {
         lock.lock();
         lock.unlockAfter(Duration.ZERO);
         assertThat(acquiresInOtherThread(registry().obtain("no-delay"), Duration.ZERO)).isTrue();
+    }
+
+    @Test
+    void inspectTellsAnyProcessWhoHoldsALockSinceWhenAndHowManyWait() throws Exception {
+        LockRegistry backend = registry();
+        FencedLock holder = registry().obtain("inspected", Lease.fixed(Duration.ofSeconds(30)));
+        LockRegistry operator = registry();
+        assertThat(operator.inspect("inspected")).satisfies(free -> {
+            assertThat(free.held()).isFalse();
+            assertThat(free.holder()).isNull();
+            assertThat(free.waiting()).isZero();
+        });
+        holder.lock();
+        FencedLock waiter = registry().obtain("inspected");
+        Background<Boolean> waiting = new Background<>(() -> {
+            boolean acquired = waiter.tryLock(PATIENCE);
+            if (acquired) {
+                waiter.unlock();
+            }
+            return acquired;
+        });
+        awaitUntil(() -> waitersQueued(backend, "inspected") == 1);
+
+        // the holder's registry announces itself in the background when it first holds a lock
+        awaitUntil(() -> operator.inspect("inspected").holder() != null);
+        LockInfo info = operator.inspect("inspected");
+
+        assertThat(info.name()).isEqualTo("inspected");
+        assertThat(info.held()).isTrue();
+        assertThat(info.fencingToken()).isEqualTo(holder.fencingToken());
+        assertThat(info.heldSince()).isBetween(java.time.Instant.now().minus(Duration.ofMinutes(1)),
+                java.time.Instant.now().plus(Duration.ofMinutes(1)));
+        assertThat(info.remainingLease()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
+        assertThat(info.waiting()).isOne();
+        assertThat(info.holder().pid()).isEqualTo(ProcessHandle.current().pid());
+        assertThat(info.holder().host()).isNotBlank();
+        assertThat(info.holder().instance()).isNotBlank();
+        holder.unlock();
+        assertThat(waiting.get()).isTrue();
+        assertThat(operator.inspect("inspected").held()).isFalse();
     }
 
     // --- leases, renewal, loss ---

@@ -1,0 +1,111 @@
+package dev.distlock.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.actuate.DistlocksEndpoint.LockInfoDescriptor;
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.test.RedisServerExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * An operator asks one instance who holds a lock that another instance holds:
+ * {@code GET /actuator/distlocks/{name}} names the holder's application, host and process, since when it
+ * holds, and how many wait. Two application contexts on one real redis-server stand for two instances.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class LockHolderLookupIT {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
+
+    @AfterEach
+    void stopInstances() {
+        instances.forEach(ConfigurableApplicationContext::close);
+    }
+
+    @Test
+    void anyInstanceNamesTheInstanceThatHoldsALockAndCountsTheWaiters() throws Exception {
+        ConfigurableApplicationContext billing = start("billing");
+        ConfigurableApplicationContext shipping = start("shipping");
+        FencedLock held = billing.getBean(LockRegistry.class).obtain("order:42");
+        held.lock();
+        FencedLock wanted = shipping.getBean(LockRegistry.class).obtain("order:42");
+        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                boolean acquired = wanted.tryLock(Duration.ofSeconds(30));
+                if (acquired) {
+                    wanted.unlock();
+                }
+                return acquired;
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+        DistlocksEndpoint operatorView = shipping.getBean(DistlocksEndpoint.class);
+        awaitUntil(() -> {
+            LockInfoDescriptor info = operatorView.lock("order:42").locks().get(0);
+            return info.holder() != null && info.waiting() == 1;
+        });
+
+        LockInfoDescriptor info = operatorView.lock("order:42").locks().get(0);
+
+        assertThat(info.registry()).isEqualTo("lockRegistry");
+        assertThat(info.key()).isEqualTo("distlock:{order:42}");
+        assertThat(info.held()).isTrue();
+        assertThat(info.holder().application()).isEqualTo("billing");
+        assertThat(info.holder().pid()).isEqualTo(ProcessHandle.current().pid());
+        assertThat(info.holder().host()).isNotBlank();
+        assertThat(info.fencingToken()).isEqualTo(held.fencingToken());
+        assertThat(info.heldSince()).isNotNull();
+        assertThat(info.remainingLeaseMillis()).isPositive();
+        assertThat(info.waiting()).isOne();
+        held.unlock();
+        assertThat(waiting.get(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(billing.getBean(DistlocksEndpoint.class).lock("order:42").locks().get(0).held()).isFalse();
+    }
+
+    private ConfigurableApplicationContext start(String application) {
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(Instance.class)
+                .web(WebApplicationType.NONE)
+                .properties("spring.application.name=" + application,
+                        "spring.data.redis.port=" + redis.server().port(),
+                        "management.endpoints.access.default=read-only",
+                        "management.endpoints.web.exposure.include=distlocks",
+                        "spring.main.banner-mode=off")
+                .run();
+        instances.add(context);
+        return context;
+    }
+
+    private static void awaitUntil(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("condition not met within 10 s").isNegative();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class Instance {
+    }
+}
