@@ -10,28 +10,22 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockBackendException;
-import dev.distlock.test.RedisServer;
 import dev.distlock.test.RedisServerExtension;
 import dev.distlock.test.RespClient;
 import dev.distlock.test.contract.MutualExclusionFuzzer;
 import dev.distlock.test.contract.RecordingListener;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.springframework.beans.factory.DisposableBean;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /** What only the Redis registry does: keys and tokens, pub/sub economy, outages and restarts of Redis. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -40,25 +34,11 @@ class RedisLockRegistryIT {
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
 
-    /** Closed last-in first-out: registries before their connection factories. */
-    private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
-
-    enum Client {
-        LETTUCE(RedisConnections::lettuce),
-        JEDIS(RedisConnections::jedis);
-
-        final BiFunction<RedisServer, Duration, RedisConnectionFactory> factory;
-
-        Client(BiFunction<RedisServer, Duration, RedisConnectionFactory> factory) {
-            this.factory = factory;
-        }
-    }
+    private final TestRegistries registries = new TestRegistries();
 
     @AfterEach
     void close() throws Exception {
-        for (AutoCloseable closeable : closeables) {
-            closeable.close();
-        }
+        registries.close();
     }
 
     @Test
@@ -211,11 +191,7 @@ class RedisLockRegistryIT {
 
     private RedisLockRegistry registry(Client client, Duration commandTimeout,
             java.util.function.UnaryOperator<RedisLockRegistry.Builder> settings) {
-        RedisConnectionFactory factory = client.factory.apply(redis.server(), commandTimeout);
-        closeables.push(((DisposableBean) factory)::destroy);
-        RedisLockRegistry registry = settings.apply(RedisLockRegistry.builder(factory)).build();
-        closeables.push(registry);
-        return registry;
+        return registries.registry(redis.server(), client, commandTimeout, settings);
     }
 
     @SuppressWarnings("unchecked")

@@ -9,14 +9,11 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockLostException;
-import dev.distlock.test.RedisServer;
 import dev.distlock.test.RedisServerExtension;
 import dev.distlock.test.RespClient;
 import dev.distlock.test.contract.RecordingListener;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,7 +23,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,8 +30,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.springframework.beans.factory.DisposableBean;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * A real redis-server frozen, paused, restarted, cutting connections or out of memory, through both client
@@ -48,26 +42,12 @@ class RedisOutageIT {
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
 
-    /** Closed last-in first-out: registries before their connection factories. */
-    private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
-
-    enum Client {
-        LETTUCE(RedisConnections::lettuce),
-        JEDIS(RedisConnections::jedis);
-
-        final BiFunction<RedisServer, Duration, RedisConnectionFactory> factory;
-
-        Client(BiFunction<RedisServer, Duration, RedisConnectionFactory> factory) {
-            this.factory = factory;
-        }
-    }
+    private final TestRegistries registries = new TestRegistries();
 
     @AfterEach
     void close() throws Exception {
         redis.server().resume();
-        while (!closeables.isEmpty()) {
-            closeables.pop().close();
-        }
+        registries.close();
         redis.server().command("CONFIG", "SET", "maxmemory", "0");
         redis.server().command("CONFIG", "SET", "maxmemory-policy", "noeviction");
     }
@@ -260,11 +240,7 @@ class RedisOutageIT {
 
     private RedisLockRegistry registry(Client client, Duration commandTimeout,
             UnaryOperator<RedisLockRegistry.Builder> settings) {
-        RedisConnectionFactory factory = client.factory.apply(redis.server(), commandTimeout);
-        closeables.push(((DisposableBean) factory)::destroy);
-        RedisLockRegistry registry = settings.apply(RedisLockRegistry.builder(factory)).build();
-        closeables.push(registry);
-        return registry;
+        return registries.registry(redis.server(), client, commandTimeout, settings);
     }
 
     private static Object existsLock() {
