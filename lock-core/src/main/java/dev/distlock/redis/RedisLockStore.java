@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -22,6 +23,10 @@ final class RedisLockStore implements LockStore {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLockStore.class);
 
+    private static final Pattern TRANSIENT_REPLY = Pattern.compile(
+            "(TRYAGAIN|MOVED|ASK|CLUSTERDOWN|MASTERDOWN|LOADING|READONLY|NOREPLICAS|BUSY)\\b");
+    private static final Pattern CONNECTION_LOST = Pattern.compile(
+            "(?i)connection (closed|reset|refused)|broken pipe|unexpected end of stream");
     private static final byte[] QUEUE = bytes("1");
     private static final byte[] NO_QUEUE = bytes("0");
 
@@ -114,6 +119,27 @@ final class RedisLockStore implements LockStore {
                     new String((byte[]) reply.get(i + 1), StandardCharsets.UTF_8));
         }
         return fields;
+    }
+
+    /**
+     * Redis's replies that mean "try again soon" (a slot migrating or moved, a cluster or primary down, a
+     * replica promoted or loading, too few replicas, a busy script), and lost or timed-out connections.
+     */
+    @Override
+    public boolean isTransient(RuntimeException failure) {
+        Throwable cause = failure;
+        for (int depth = 0; cause != null && depth < 32; depth++, cause = cause.getCause()) {
+            String message = cause.getMessage() != null ? cause.getMessage() : "";
+            String type = cause.getClass().getSimpleName();
+            if (TRANSIENT_REPLY.matcher(message).lookingAt() || cause instanceof java.io.IOException
+                    || cause instanceof java.util.concurrent.TimeoutException || type.contains("Timeout")
+                    || type.contains("ConnectionFailure") || type.contains("Redirect")
+                    || type.equals("RedisConnectionException") || type.equals("JedisConnectionException")
+                    || CONNECTION_LOST.matcher(message).find()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

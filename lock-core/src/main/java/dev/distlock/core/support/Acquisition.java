@@ -39,6 +39,7 @@ final class Acquisition {
     private final long waitNanos;
     /** An interrupt that an uninterruptible acquisition waited through; the flag is set again at the end. */
     private boolean interrupted;
+    private final TransientRetries retries = new TransientRetries();
 
     Acquisition(StoreLockRegistry registry, NameState state, String name, String label, long leaseMillis,
             boolean renewed, long waitNanos, boolean interruptible) {
@@ -91,7 +92,9 @@ final class Acquisition {
                         return null;
                     }
                 } catch (Restart restart) {
-                    // an interrupt broke a command of lock(): that token was abandoned, go on with a new one
+                    // a transient error, or an interrupt that broke a command of lock(): that token was
+                    // abandoned, go on with a new one (after a short pause for a transient error)
+                    retries.pause(this::sleep);
                 }
             }
             return hold;
@@ -114,6 +117,11 @@ final class Acquisition {
             return true;
         }
         return await(state.gate, remainingNanos());
+    }
+
+    /** Sleeps up to {@code nanos} (never past the wait), honouring or recording interrupts. */
+    private void sleep(long nanos) throws InterruptedException {
+        await(new Semaphore(0), Math.min(nanos, Math.max(0, remainingNanos())));
     }
 
     private boolean await(Semaphore semaphore, long nanos) throws InterruptedException {
@@ -270,6 +278,9 @@ final class Acquisition {
                         throw interruptedWhile(failure);
                     }
                     interrupted = true;
+                    throw Restart.INSTANCE;
+                }
+                if (store.isTransient(failure) && retries.retryWithin(remainingNanos())) {
                     throw Restart.INSTANCE;
                 }
                 throw new LockBackendException(name, "acquire", failure);

@@ -104,6 +104,15 @@ public interface LockStore extends AutoCloseable {
      */
     Subscription onGrant(String name, String token, Consumer<Grant> onGrant);
 
+    /**
+     * Whether {@code failure} is worth another try soon: the backend is moving or briefly unreachable (a
+     * cluster slot in migration, a failover, a server loading its data, a connection reset, a command
+     * timeout), not refusing the command for good. Acquisitions retry such failures within their wait.
+     */
+    default boolean isTransient(RuntimeException failure) {
+        return false;
+    }
+
     /** Frees the store's resources. */
     @Override
     void close();

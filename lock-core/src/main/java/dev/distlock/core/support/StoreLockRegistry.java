@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +47,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     /** How long {@link #close()} gives waiting calls to leave the store's queue. */
     private static final long CLOSE_WAIT_MILLIS = 5000;
+    /** How many times a release is tried when it fails transiently, before the background clean-up takes over. */
+    private static final int RELEASE_ATTEMPTS = 3;
     /** How long an announcement lives in the store; it is renewed every third of it while the registry is open. */
     private static final long ANNOUNCEMENT_TTL_MILLIS = 60_000;
 
@@ -251,7 +254,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             }
             boolean released;
             try {
-                released = uninterrupted(() -> delayMillis > 0
+                released = retriedBriefly(() -> delayMillis > 0
                         ? store.extend(hold.name, hold.token, delayMillis)
                         : store.release(hold.name, hold.token));
             } catch (RuntimeException failure) {
@@ -435,6 +438,26 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         } catch (RuntimeException failure) {
             throw new LockBackendException(name, operation, failure);
         }
+    }
+
+    /**
+     * Runs a backend call, trying it twice more within about 150 ms if it fails transiently (a slot moving, a
+     * failover, a reset connection); the store's scripts are safe to run again. The interrupt flag is cleared
+     * meanwhile and restored after.
+     */
+    private <T> T retriedBriefly(Supplier<T> call) {
+        return uninterrupted(() -> {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return call.get();
+                } catch (RuntimeException failure) {
+                    if (attempt == RELEASE_ATTEMPTS || !store.isTransient(failure)) {
+                        throw failure;
+                    }
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50L * attempt));
+                }
+            }
+        });
     }
 
     /**

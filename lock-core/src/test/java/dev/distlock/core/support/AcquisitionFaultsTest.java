@@ -129,6 +129,62 @@ class AcquisitionFaultsTest {
         lock.unlock();
     }
 
+    /**
+     * A transient failure (a slot moving, a failover) is tried again within the caller's wait, each time with
+     * a new token (whatever the failed try may have left is cleaned up).
+     */
+    @Test
+    void transientFailuresAreTriedAgainWithinTheWaitWithNewTokens() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job");
+        store.next(Op.ACQUIRE, "job").fail(new ScriptedLockStore.TransientFailure("TRYAGAIN slot migrating"));
+        store.next(Op.ACQUIRE, "job").fail(new ScriptedLockStore.TransientFailure("CLUSTERDOWN"));
+
+        assertThat(lock.tryLock(PATIENCE)).isTrue();
+
+        assertThat(store.recorded()).filteredOn(call -> call.op() == Op.ACQUIRE)
+                .extracting(ScriptedLockStore.Recorded::token).hasSize(3).doesNotHaveDuplicates();
+        lock.unlock();
+    }
+
+    @Test
+    void aTransientFailureThatLastsFailsTheCallWhenTheWaitRunsOutWithWhatRedisSaid() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job");
+        ScriptedLockStore.Call failing = store.every(Op.ACQUIRE, "job")
+                .fail(new ScriptedLockStore.TransientFailure("CLUSTERDOWN The cluster is down"));
+
+        assertThatThrownBy(() -> lock.tryLock(Duration.ofMillis(300))).isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("'job'").hasMessageContaining("CLUSTERDOWN");
+        assertThat(store.calls(Op.ACQUIRE, "job")).isGreaterThan(1);
+        failing.disarm();
+        assertThatThrownBy(() -> {
+            store.next(Op.ACQUIRE, "job").fail(new ScriptedLockStore.TransientFailure("TRYAGAIN"));
+            lock.tryLock();
+        }).as("a zero wait has no time for another try").isInstanceOf(LockBackendException.class);
+    }
+
+    @Test
+    void aFailureThatIsNotTransientIsNotTriedAgain() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job");
+        store.next(Op.ACQUIRE, "job").fail(new IllegalStateException("NOPERM this user has no permissions"));
+
+        assertThatThrownBy(() -> lock.tryLock(PATIENCE)).isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("NOPERM");
+        assertThat(store.calls(Op.ACQUIRE, "job")).isOne();
+    }
+
+    /** A release that fails transiently is tried again at once, so {@code unlock()} succeeds. */
+    @Test
+    void aReleaseThatFailsTransientlyIsTriedAgain() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job");
+        lock.lock();
+        store.next(Op.RELEASE, "job").fail(new ScriptedLockStore.TransientFailure("READONLY failover"));
+
+        lock.unlock();
+
+        assertThat(store.backend.isLocked("job")).isFalse();
+        assertThat(events.released).hasSize(1);
+    }
+
     /** Issue case 8: the client sent the try again after a reconnect; the caller sees only the second reply. */
     @Test
     void aTrySentTwiceReportsTheHoldItMade() throws Exception {

@@ -153,6 +153,21 @@ final class ScriptedLockStore implements LockStore {
         return call(Op.IS_LOCKED, name, null, () -> backend.isLocked(name));
     }
 
+    /** Failures of this type count as transient (a slot moving, a failover), as a Redis store would say. */
+    static final class TransientFailure extends IllegalStateException {
+
+        private static final long serialVersionUID = 1L;
+
+        TransientFailure(String message) {
+            super(message);
+        }
+    }
+
+    @Override
+    public boolean isTransient(RuntimeException failure) {
+        return failure instanceof TransientFailure;
+    }
+
     @Override
     public LockSnapshot inspect(String name) {
         return backend.inspect(name);
