@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisPipelineException;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -53,6 +55,42 @@ final class LockScripts {
             }
         }
 
+        /**
+         * Runs the script and then {@code WAIT replicas timeout} on the same connection, in one round trip:
+         * pipelined, so the connection is a dedicated one and {@code WAIT} blocks no other thread's commands.
+         *
+         * @return the script's reply and how many replicas acknowledged the writes so far
+         */
+        @SuppressWarnings("unchecked")
+        <T> Acknowledged<T> runAndWait(RedisConnectionFactory factory, int replicas, long timeoutMillis, int keyCount,
+                byte[]... keysAndArgs) {
+            byte[] wantedReplicas = Integer.toString(replicas).getBytes(StandardCharsets.UTF_8);
+            byte[] timeout = Long.toString(timeoutMillis).getBytes(StandardCharsets.UTF_8);
+            try (RedisConnection connection = factory.getConnection()) {
+                boolean byText = false;
+                while (true) {
+                    connection.openPipeline();
+                    if (byText) {
+                        connection.scriptingCommands().eval(text, returnType, keyCount, keysAndArgs);
+                    } else {
+                        connection.scriptingCommands().evalSha(sha1, returnType, keyCount, keysAndArgs);
+                    }
+                    WaitCommand.send(connection, wantedReplicas, timeout);
+                    try {
+                        List<Object> replies = connection.closePipeline();
+                        return new Acknowledged<>((T) replies.get(0), ((Number) replies.get(1)).intValue());
+                    } catch (RedisPipelineException failure) {
+                        boolean noScript = isNoScript(failure) || failure.getPipelineResult().stream()
+                                .anyMatch(result -> result instanceof Throwable error && isNoScript(error));
+                        if (byText || !noScript) {
+                            throw failure;
+                        }
+                        byText = true;
+                    }
+                }
+            }
+        }
+
         private static boolean isNoScript(Throwable error) {
             for (Throwable cause = error; cause != null; cause = cause.getCause()) {
                 if (cause.getMessage() != null && cause.getMessage().contains("NOSCRIPT")) {
@@ -61,6 +99,14 @@ final class LockScripts {
             }
             return false;
         }
+    }
+
+    /**
+     * A script's reply and how many replicas had acknowledged the connection's writes when {@code WAIT} returned.
+     *
+     * @param <T> the reply's type
+     */
+    record Acknowledged<T>(T reply, int replicas) {
     }
 
     /** The script in {@code file}, preceded by the functions of {@code common.lua}. */

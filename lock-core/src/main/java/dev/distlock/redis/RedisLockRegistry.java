@@ -71,6 +71,7 @@ public final class RedisLockRegistry extends StoreLockRegistry {
         private String keyPrefix = "distlock";
         private Duration fenceRetention = Duration.ofHours(1);
         private RedisMessageListenerContainer listenerContainer;
+        private ReplicaAcks replicaAcks = ReplicaAcks.NONE;
 
         private Builder(RedisConnectionFactory connectionFactory) {
             this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
@@ -108,6 +109,30 @@ public final class RedisLockRegistry extends StoreLockRegistry {
             return this;
         }
 
+        /**
+         * Makes acquisitions, hand-offs and renewals count only once {@code replicas} replicas have
+         * acknowledged them ({@code WAIT replicas timeout}, pipelined with the script on a dedicated connection,
+         * so it blocks no other thread's commands); a shortfall is a transient failure, tried again within the
+         * caller's wait (a renewal, until the hold's deadline). Off by default ({@code replicas} 0). With it,
+         * a primary that fails right after granting a lock cannot leave its replica unaware of it, and a
+         * primary cut off from its replicas cannot keep renewing a lock the promoted replica lets expire. It
+         * costs a dedicated connection per call (use a connection pool) and up to {@code timeout} per call when
+         * a replica lags. Standalone primaries with replicas and Sentinel only; not Redis Cluster.
+         *
+         * @param replicas how many replicas must acknowledge, 0 for none
+         * @param timeout how long to wait for them, 1ms to 10s
+         */
+        public Builder replicaAcknowledgement(int replicas, Duration timeout) {
+            ReplicaAcks acks = ReplicaAcks.of(replicas, timeout);
+            if (acks.enabled() && ClusterDetection.isCluster(connectionFactory)) {
+                throw new IllegalArgumentException("replicaAcknowledgement is not supported on Redis Cluster: WAIT "
+                        + "cannot be sent to the primary of a lock's slot through Spring Data Redis's cluster "
+                        + "connection; use it with a standalone or Sentinel connection factory");
+            }
+            this.replicaAcks = acks;
+            return this;
+        }
+
         /** Creates the registry. */
         public RedisLockRegistry build() {
             return new RedisLockRegistry(this, new RedisKeys(keyPrefix));
@@ -117,7 +142,7 @@ public final class RedisLockRegistry extends StoreLockRegistry {
             boolean ownContainer = listenerContainer == null;
             RedisMessageListenerContainer container = ownContainer ? newContainer() : listenerContainer;
             GrantInbox inbox = new GrantInbox(container, ownContainer, keys.inbox(UUID.randomUUID().toString()));
-            return new RedisLockStore(connectionFactory, keys, inbox, fenceRetention.toMillis());
+            return new RedisLockStore(connectionFactory, keys, inbox, fenceRetention.toMillis(), replicaAcks);
         }
 
         private RedisMessageListenerContainer newContainer() {

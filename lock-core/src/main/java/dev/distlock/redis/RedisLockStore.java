@@ -36,27 +36,50 @@ final class RedisLockStore implements LockStore {
     private final byte[] fenceRetentionMillis;
     private final byte[] inboxChannel;
     private final AtomicBoolean publishRefusalReported = new AtomicBoolean();
+    private final ReplicaAcks acks;
 
     RedisLockStore(RedisConnectionFactory redis, RedisKeys keys, GrantInbox inbox, long fenceRetentionMillis) {
+        this(redis, keys, inbox, fenceRetentionMillis, ReplicaAcks.NONE);
+    }
+
+    RedisLockStore(RedisConnectionFactory redis, RedisKeys keys, GrantInbox inbox, long fenceRetentionMillis,
+            ReplicaAcks acks) {
         this.redis = redis;
         this.keys = keys;
         this.inbox = inbox;
         this.fenceRetentionMillis = bytes(Long.toString(fenceRetentionMillis));
         this.inboxChannel = bytes(inbox.channel());
+        this.acks = acks;
     }
 
     @Override
     public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
-        List<?> reply = LockScripts.ACQUIRE.run(redis, 4, lockKeys(name, bytes(token), bytes(Long.toString(leaseMillis)),
+        return acquired(LockScripts.ACQUIRE, name, lockKeys(name, bytes(token), bytes(Long.toString(leaseMillis)),
                 fenceRetentionMillis, queue ? QUEUE : NO_QUEUE, bytes(Long.toString(waiterTimeoutMillis)), inboxChannel));
-        return acquireResult(reply);
     }
 
     @Override
     public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
-        return acquireResult(LockScripts.LEAVE.run(redis, 4, lockKeys(name, bytes(token),
-                bytes(Long.toString(leaseMillis)), fenceRetentionMillis)));
+        return acquired(LockScripts.LEAVE, name, lockKeys(name, bytes(token), bytes(Long.toString(leaseMillis)),
+                fenceRetentionMillis));
+    }
+
+    /**
+     * Runs an acquiring script; with replica acknowledgement on, a hold that too few replicas acknowledged
+     * counts as a transient failure (the registry abandons the token and tries again within the wait).
+     */
+    private AcquireResult acquired(LockScripts.Script script, String name, byte[][] keysAndArgs) {
+        if (!acks.enabled()) {
+            return acquireResult(script.run(redis, 4, keysAndArgs));
+        }
+        LockScripts.Acknowledged<List<?>> reply = script.runAndWait(redis, acks.replicas(), acks.timeoutMillis(), 4,
+                keysAndArgs);
+        AcquireResult result = acquireResult(reply.reply());
+        if (result.acquired() && reply.replicas() < acks.replicas()) {
+            throw acks.shortfall(name, "acquired", reply.replicas());
+        }
+        return result;
     }
 
     @Override
@@ -71,9 +94,22 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public boolean extend(String name, String token, long leaseMillis) {
-        Long extended = LockScripts.EXTEND.run(redis, 1, bytes(keys.lock(name)), bytes(token),
-                bytes(Long.toString(leaseMillis)));
-        return extended == 1L;
+        byte[][] keysAndArgs = {bytes(keys.lock(name)), bytes(token), bytes(Long.toString(leaseMillis))};
+        if (!acks.enabled()) {
+            return LockScripts.EXTEND.<Long>run(redis, 1, keysAndArgs) == 1L;
+        }
+        LockScripts.Acknowledged<Long> reply = LockScripts.EXTEND.runAndWait(redis, acks.replicas(),
+                acks.timeoutMillis(), 1, keysAndArgs);
+        if (reply.reply() == 1L && reply.replicas() < acks.replicas()) {
+            throw acks.shortfall(name, "renewed", reply.replicas());
+        }
+        return reply.reply() == 1L;
+    }
+
+    /** With replica acknowledgement on, a hand-off notice is not enough: the new owner confirms with Redis first. */
+    @Override
+    public boolean trustsNotices() {
+        return !acks.enabled();
     }
 
     @Override

@@ -248,7 +248,7 @@ final class Acquisition {
          */
         private Hold trustedNotice() {
             Grant notice = grant;
-            if (notice == null || notice.serverTimeMillis() < lastServerMillis) {
+            if (notice == null || !store.trustsNotices() || notice.serverTimeMillis() < lastServerMillis) {
                 // no notice, or one older than the last try, which saw the lock after it and found it busy
                 return null;
             }

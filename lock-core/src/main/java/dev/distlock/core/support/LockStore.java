@@ -113,6 +113,14 @@ public interface LockStore extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Whether a hand-off notice alone makes the waiter the owner; if not (the store must confirm holds, e.g.
+     * with replicas), the waiter asks the store, which confirms the hold, before it returns.
+     */
+    default boolean trustsNotices() {
+        return true;
+    }
+
     /** Frees the store's resources. */
     @Override
     void close();
