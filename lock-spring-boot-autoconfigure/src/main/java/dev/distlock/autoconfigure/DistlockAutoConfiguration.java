@@ -23,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -96,6 +97,16 @@ public final class DistlockAutoConfiguration {
                     .keyPrefix(properties.getKeyPrefix())
                     .fenceRetention(properties.getFenceRetention())
                     .listenerContainer(listenerContainer);
+            if (properties.getReplication().getAcks() > 0) {
+                try {
+                    builder.replicaAcknowledgement(properties.getReplication().getAcks(),
+                            properties.getReplication().getAckTimeout());
+                } catch (IllegalArgumentException unsupported) {
+                    throw new InvalidConfigurationPropertyValueException("distlock.replication.acks",
+                            properties.getReplication().getAcks(), unsupported.getMessage());
+                }
+            }
+            ConnectionAdvice.warnAbout(connectionFactory, properties);
             customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
             return builder.build();
         }

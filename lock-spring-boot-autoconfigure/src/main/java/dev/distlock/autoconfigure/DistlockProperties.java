@@ -72,6 +72,9 @@ public class DistlockProperties implements InitializingBean {
     /** Micrometer metrics of distributed locks. */
     private final Metrics metrics = new Metrics();
 
+    /** Replica acknowledgement of lock writes (Redis WAIT), for Redis with replicas. */
+    private final Replication replication = new Replication();
+
     /**
      * Binds and checks the properties straight from the environment, for beans created before the
      * properties bean exists (advisors).
@@ -103,6 +106,14 @@ public class DistlockProperties implements InitializingBean {
         Duration maxPoll = StoreLockRegistry.Builder.MAX_POLL_INTERVAL;
         if (maxPollInterval == null || maxPollInterval.toMillis() < 1 || maxPollInterval.compareTo(maxPoll) > 0) {
             throw invalid("max-poll-interval", maxPollInterval, "must be between 1ms and " + maxPoll.toHours() + " hour");
+        }
+        if (replication.acks < 0) {
+            throw invalid("replication.acks", replication.acks, "must be 0 (off) or the number of replicas that must "
+                    + "acknowledge each acquisition and renewal");
+        }
+        Duration ackTimeout = replication.ackTimeout;
+        if (ackTimeout == null || ackTimeout.toMillis() < 1 || ackTimeout.compareTo(Duration.ofSeconds(10)) > 0) {
+            throw invalid("replication.ack-timeout", ackTimeout, "must be between 1ms and 10s");
         }
     }
 
@@ -186,6 +197,10 @@ public class DistlockProperties implements InitializingBean {
         return metrics;
     }
 
+    public Replication getReplication() {
+        return replication;
+    }
+
     /** Where locks live. */
     public enum Store {
 
@@ -197,6 +212,37 @@ public class DistlockProperties implements InitializingBean {
     }
 
     /** Micrometer metrics. */
+    /** Replica acknowledgement of lock writes. */
+    public static class Replication {
+
+        /**
+         * How many replicas must acknowledge (Redis WAIT) an acquisition, hand-off or renewal before it counts;
+         * 0 (the default) for none. With 1 or more, a failover cannot forget a granted lock, nor a cut-off
+         * primary keep renewing one; a shortfall is retried within the wait, so locking stops (fails) while
+         * fewer replicas are up. Standalone with replicas and Sentinel only, not Redis Cluster.
+         */
+        private int acks;
+
+        /** How long each WAIT waits for the replicas' acknowledgement (1ms to 10s). */
+        private Duration ackTimeout = Duration.ofMillis(50);
+
+        public int getAcks() {
+            return acks;
+        }
+
+        public void setAcks(int acks) {
+            this.acks = acks;
+        }
+
+        public Duration getAckTimeout() {
+            return ackTimeout;
+        }
+
+        public void setAckTimeout(Duration ackTimeout) {
+            this.ackTimeout = ackTimeout;
+        }
+    }
+
     public static class Metrics {
 
         /** Whether distlock records Micrometer meters (when a MeterRegistry bean exists). */

@@ -202,6 +202,21 @@ class DistlockAutoConfigurationTests {
         }
     }
 
+    @Test
+    void replicaAcknowledgementIsConfiguredFromPropertiesAndRefusedOnAClusterNamingTheProperty() {
+        runner.withPropertyValues("distlock.replication.acks=1", "distlock.replication.ack-timeout=20ms")
+                .run(context -> assertThat(context).hasSingleBean(RedisLockRegistry.class));
+        assertStartupFails("distlock.replication.acks=-1", "distlock.replication.acks", "must be 0 (off)");
+        assertStartupFails("distlock.replication.ack-timeout=0ms", "distlock.replication.ack-timeout",
+                "between 1ms and 10s");
+        runner.withPropertyValues("distlock.replication.acks=1", "spring.data.redis.cluster.nodes=127.0.0.1:1")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("distlock.replication.acks")
+                            .hasMessageContaining("not supported on Redis Cluster");
+                });
+    }
+
     private void assertStartupFails(String property, String name, String reason) {
         runner.withPropertyValues(property).run(context -> {
             assertThat(context).as(property).hasFailed();
