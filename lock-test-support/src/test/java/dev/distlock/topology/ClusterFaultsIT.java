@@ -158,7 +158,10 @@ class ClusterFaultsIT {
             }
             awaitUntil(() -> writes(resources) > 50);
             int writesBefore = writes(resources);
+            long reshardStart = System.nanoTime();
             String output = cluster().reshard(source, target, 100);
+            report("reshard of 100 slots under load took " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime()
+                    - reshardStart) + " ms");
             awaitUntil(() -> writes(resources) > writesBefore + 50);
             running.set(false);
             for (Future<?> worker : workers) {
@@ -170,6 +173,8 @@ class ClusterFaultsIT {
             threads.shutdownNow();
         }
 
+        report("reshard under load: " + writes(resources) + " writes, "
+                + resources.values().stream().mapToInt(r -> r.callerErrors.size()).sum() + " caller errors");
         assertThat(cluster().primaryForKey(processes.get(0).keyOf(names.get(0))).id()).isEqualTo(target.id());
         assertThat(resources.values()).allSatisfy(resource -> {
             assertThat(resource.callerErrors).as("errors callers saw").isEmpty();
@@ -242,8 +247,10 @@ class ClusterFaultsIT {
             return false;
         });
 
+        Instant killedAt = Instant.now();
         doomed.kill();
         cluster().awaitFailover(doomed);
+        Instant failedOverAt = Instant.now();
         awaitUntil(() -> !doomedLock.isHeldByCurrentThread() || otherWaiting.isDone());
         Instant holderGaveUpAt = Instant.now();
         boolean lossReported = !listener.events("lost").isEmpty();
@@ -252,6 +259,11 @@ class ClusterFaultsIT {
         }
 
         assertThat(otherWaiting.get(90, TimeUnit.SECONDS)).isTrue();
+        report("primary killed (lease 3 s, command timeout 1 s): failover after "
+                + Duration.between(killedAt, failedOverAt).toMillis() + " ms, holder "
+                + (lossReported ? "reported the loss" : "kept the lock") + " by "
+                + Duration.between(killedAt, holderGaveUpAt).toMillis() + " ms, the other process acquired after "
+                + Duration.between(killedAt, otherAcquiredAt.get()).toMillis() + " ms");
         assertThat(otherAcquiredAt.get()).as("the other process acquired only after the holder let go")
                 .isAfterOrEqualTo(lossReported ? holderGaveUpAt.minusMillis(50) : holderGaveUpAt);
         assertThat(healthyLock.isHeldByCurrentThread()).as("the healthy shard's lock").isTrue();
@@ -263,6 +275,11 @@ class ClusterFaultsIT {
     }
 
     // --- helpers ---
+
+    /** Figures for docs/RELIABILITY.md, in the test output. */
+    private static void report(String figure) {
+        System.out.println("[reliability] cluster: " + figure);
+    }
 
     private static RedisCluster cluster() {
         return redis.cluster();

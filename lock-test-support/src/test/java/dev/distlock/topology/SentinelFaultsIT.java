@@ -151,6 +151,7 @@ class SentinelFaultsIT {
             return -1L;
         });
 
+        Instant faultAt = Instant.now();
         fault.accept(redis.sentinelSet());
         awaitUntil(() -> lostAt.get() != null || waiting.isDone());
         Instant holderLetGoAt = lostAt.get();
@@ -161,6 +162,10 @@ class SentinelFaultsIT {
         }
 
         assertThat(waiting.get(PATIENCE.toSeconds() + 30, TimeUnit.SECONDS)).isGreaterThan(holderToken);
+        System.out.println("[reliability] sentinel with acks=1, lease 3 s: holder "
+                + (lostAt.get() != null ? "reported the loss" : "released") + " after "
+                + Duration.between(faultAt, holderLetGoAt).toMillis() + " ms, waiter acquired after "
+                + Duration.between(faultAt, waiterAcquiredAt.get()).toMillis() + " ms");
         assertThat(waiterAcquiredAt.get()).as("the waiter acquired only after the holder let go")
                 .isAfterOrEqualTo(holderLetGoAt);
     }
