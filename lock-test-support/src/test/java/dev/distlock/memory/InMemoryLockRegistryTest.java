@@ -2,11 +2,11 @@ package dev.distlock.memory;
 
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.test.contract.LockRegistryContract;
+import dev.distlock.test.contract.QueuedLockRegistryContract;
 import java.time.Duration;
 
 /** The lock contract on the in-memory store, with several registries on one store as processes. */
-class InMemoryLockRegistryTest extends LockRegistryContract {
+class InMemoryLockRegistryTest extends QueuedLockRegistryContract {
 
     private final InMemoryLockStore store = new InMemoryLockStore();
 

@@ -3,7 +3,7 @@ package dev.distlock.redis;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.test.RedisServer;
-import dev.distlock.test.contract.LockRegistryContract;
+import dev.distlock.test.contract.QueuedLockRegistryContract;
 import java.time.Duration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -11,7 +11,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * The contract on a real redis-server; subclasses choose the client library. Each registry gets its own
  * connection factory, so registries stand for separate processes.
  */
-abstract class RedisLockRegistryContractIT extends LockRegistryContract {
+abstract class RedisLockRegistryContractIT extends QueuedLockRegistryContract {
 
     /** The server of the test class (each subclass registers its own extension). */
     abstract RedisServer server();

@@ -5,7 +5,7 @@ import dev.distlock.core.LockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.test.cluster.RedisCluster;
 import dev.distlock.test.cluster.RedisClusterExtension;
-import dev.distlock.test.contract.LockRegistryContract;
+import dev.distlock.test.contract.QueuedLockRegistryContract;
 import java.time.Duration;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.DisposableBean;
@@ -16,7 +16,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * key of a lock shares a hash tag, so its scripts run on the one primary that owns the slot, and hand-off
  * notices (classic PUBLISH) reach waiters subscribed on any node.
  */
-abstract class ClusterLockRegistryContractIT extends LockRegistryContract {
+abstract class ClusterLockRegistryContractIT extends QueuedLockRegistryContract {
 
     @RegisterExtension
     static final RedisClusterExtension redis = new RedisClusterExtension();

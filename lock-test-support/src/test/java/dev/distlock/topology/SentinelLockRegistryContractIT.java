@@ -3,7 +3,7 @@ package dev.distlock.topology;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
-import dev.distlock.test.contract.LockRegistryContract;
+import dev.distlock.test.contract.QueuedLockRegistryContract;
 import dev.distlock.test.sentinel.RedisSentinelExtension;
 import java.time.Duration;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -11,7 +11,7 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /** The lock contract on a Sentinel set (1 primary, 1 replica, 3 sentinels) through Lettuce. */
-class SentinelLockRegistryContractIT extends LockRegistryContract {
+class SentinelLockRegistryContractIT extends QueuedLockRegistryContract {
 
     @RegisterExtension
     static final RedisSentinelExtension redis = new RedisSentinelExtension();
