@@ -1,0 +1,42 @@
+package dev.distlock.redlock;
+
+import dev.distlock.core.LockListener;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.test.RedisServer;
+import dev.distlock.test.RedisServerExtension;
+import dev.distlock.test.contract.LockRegistryContract;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The lock contract (without the queue cases: Redlock waiters poll) on three independent redis-servers. Each
+ * registry has its own connection factories, so registries stand for separate processes; "from outside"
+ * means on every server.
+ */
+class RedlockLockRegistryContractIT extends LockRegistryContract {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.servers(3);
+
+    @Override
+    protected LockRegistry newRegistry(LockListener listener, Duration maxPollInterval) {
+        return RedlockConnections.registry(redis.servers(), this::closeAfterTest)
+                .listener(listener).maxPollInterval(maxPollInterval).build();
+    }
+
+    @Override
+    protected void deleteFromOutside(LockRegistry registry, String name) {
+        onEveryServer("DEL", ((RedlockLockRegistry) registry).keyOf(name));
+    }
+
+    @Override
+    protected void overwriteFromOutside(LockRegistry registry, String name, String value) {
+        onEveryServer("SET", ((RedlockLockRegistry) registry).keyOf(name), value);
+    }
+
+    private static void onEveryServer(String... command) {
+        List<RedisServer> servers = redis.servers();
+        servers.forEach(server -> server.command(command));
+    }
+}
