@@ -142,6 +142,22 @@ public final class InMemoryLockStore implements LockStore {
     }
 
     @Override
+    public synchronized boolean raiseFence(String name, String token, long fencingToken) {
+        long now = clock.millis();
+        Held current = live(name, now);
+        if (current == null || !current.token().equals(token)) {
+            return false;
+        }
+        Fence last = fences.get(name);
+        long kept = last == null || last.expiresAt() <= now ? current.fencingToken() : last.value();
+        if (fencingToken > kept) {
+            fences.put(name, new Fence(fencingToken, now + fenceRetentionMillis));
+            holds.put(name, new Held(token, current.expiresAt(), fencingToken, current.previousOwner()));
+        }
+        return true;
+    }
+
+    @Override
     public synchronized long remainingLeaseMillis(String name, String token) {
         long now = clock.millis();
         Held current = live(name, now);

@@ -25,6 +25,7 @@ final class LockScripts {
     static final Script ABANDON = load("abandon.lua", ReturnType.MULTI);
     static final Script EXTEND = load("extend.lua", ReturnType.INTEGER);
     static final Script REMAINING = load("remaining.lua", ReturnType.INTEGER);
+    static final Script RAISE = load("raise.lua", ReturnType.INTEGER);
     static final Script INSPECT = load("inspect.lua", ReturnType.MULTI);
     static final Script ANNOUNCE = load("announce.lua", ReturnType.INTEGER);
     static final Script ANNOUNCEMENT = load("announcement.lua", ReturnType.MULTI);

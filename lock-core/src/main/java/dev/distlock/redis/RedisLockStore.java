@@ -106,6 +106,13 @@ final class RedisLockStore implements LockStore {
         return reply.reply() == 1L;
     }
 
+    @Override
+    public boolean raiseFence(String name, String token, long fencingToken) {
+        String lock = keys.lock(name);
+        return LockScripts.RAISE.<Long>run(redis, 2, bytes(lock), bytes(keys.fence(lock)), bytes(token),
+                bytes(Long.toString(fencingToken)), fenceRetentionMillis) == 1L;
+    }
+
     /** With replica acknowledgement on, a hand-off notice is not enough: the new owner confirms with Redis first. */
     @Override
     public boolean trustsNotices() {

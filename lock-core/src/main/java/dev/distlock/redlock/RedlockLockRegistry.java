@@ -22,12 +22,12 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * }</pre>
  *
  * <p>What differs from one Redis: waiters poll (with jitter) instead of being handed the lock, so there is no
- * arrival order; fencing tokens are the largest a majority issued, each at least that server's clock in µs, so
- * they grow across holders only as long as the servers' clocks agree better than the time between two
- * acquisitions: best-effort (the resource's check still stops a paused holder in practice). A server restarted
- * without persistence forgets the locks it granted and can help grant one twice: restart it no sooner than the
- * longest lease after a crash, or run it with {@code appendfsync always}. Redlock also assumes bounded clock
- * drift and process pauses, like every lease-based lock.
+ * arrival order, and an acquisition takes two round trips (the second writes the chosen fencing token back
+ * to the servers of the majority that issued smaller ones). Fencing tokens grow across holders whatever the
+ * servers' clocks say, as long as no server forgets what it granted. A server restarted without persistence
+ * does forget, and can help grant a lock twice: restart it no sooner than the longest lease after a crash, or
+ * run it with {@code appendfsync always}. Redlock also assumes bounded clock drift and process pauses, like
+ * every lease-based lock.
  *
  * @since 0.1.0
  */

@@ -1,7 +1,9 @@
 package dev.distlock.redlock;
 
+import dev.distlock.core.LockBackendException;
 import dev.distlock.core.support.AcquireResult;
 import dev.distlock.core.support.Grant;
+import dev.distlock.core.support.LeaseTiming;
 import dev.distlock.core.support.LockSnapshot;
 import dev.distlock.core.support.LockStore;
 import java.time.Duration;
@@ -20,6 +22,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
 
 /**
  * The Redlock algorithm as a {@link LockStore} over N independent Redis servers (N odd): every operation runs
@@ -30,9 +34,10 @@ import java.util.function.Function;
  *   took leaves validity (lease − elapsed − drift); otherwise it is released again on every node, also those
  *   that seemed to fail, and the caller retries after the poll pause (no queue: waiters poll);</li>
  *   <li>a renewal or {@code extend} counts if a majority extended it; a release releases on every node;</li>
- *   <li>the fencing token is the largest a majority issued: each node's is at least its clock in µs, so tokens
- *   grow across holders as long as the nodes' clocks agree better than the time between two acquisitions
- *   (best-effort, see the README);</li>
+ *   <li>the fencing token is the largest a majority issued, and it is written back to the nodes of that
+ *   majority that issued smaller ones before the acquisition counts: every later majority shares a node with
+ *   this one, so later holders get larger tokens, whatever the nodes' clocks say (as long as no node forgets
+ *   what it was told: see the restart rule);</li>
  *   <li>too few answers (nodes down or slow) is a transient failure: retried within the caller's wait, then
  *   reported with how many nodes answered.</li>
  * </ul>
@@ -59,24 +64,43 @@ final class RedlockLockStore implements LockStore {
     @Override
     public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
-        long start = System.nanoTime();
-        Answers<AcquireResult> answers = onEveryNode(node -> node.tryAcquire(name, token, leaseMillis, false,
+        long sent = System.nanoTime();
+        Answers<AcquireResult> answers = onNodes(allNodes(), node -> node.tryAcquire(name, token, leaseMillis, false,
                 waiterTimeoutMillis));
-        List<AcquireResult> taken = answers.matching(AcquireResult::acquired);
-        long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        long validityMillis = leaseMillis - elapsedMillis - (leaseMillis / 100 + 2);
-        if (taken.size() >= quorum && validityMillis > 0) {
-            long fence = taken.stream().mapToLong(AcquireResult::fencingToken).max().orElseThrow();
-            long serverTime = taken.stream().mapToLong(AcquireResult::serverTimeMillis).max().orElseThrow();
-            return AcquireResult.acquired(fence, serverTime);
+        List<Answer<AcquireResult>> taken = answers.matching(AcquireResult::acquired);
+        if (taken.size() >= quorum) {
+            long fence = taken.stream().mapToLong(answer -> answer.value().fencingToken()).max().orElseThrow();
+            if (fenceBinding(name, token, fence, taken) && System.nanoTime() < LeaseTiming.validUntil(sent, leaseMillis)) {
+                return AcquireResult.acquired(fence,
+                        taken.stream().mapToLong(answer -> answer.value().serverTimeMillis()).max().orElseThrow());
+            }
         }
         // not held: release what was taken, everywhere (a node that seemed to fail may have taken it)
         abandon(name, token);
-        answers.requireQuorum(name, "acquire");
-        long holderLease = answers.values().stream().filter(result -> !result.acquired())
+        answers.requireQuorum();
+        List<AcquireResult> values = answers.values();
+        long holderLease = values.stream().filter(result -> !result.acquired())
                 .mapToLong(AcquireResult::holderLeaseMillis).filter(lease -> lease >= 0).min().orElse(-1);
         return AcquireResult.busy(holderLease,
-                answers.values().stream().mapToLong(AcquireResult::serverTimeMillis).max().orElse(0));
+                values.stream().mapToLong(AcquireResult::serverTimeMillis).max().orElse(0));
+    }
+
+    /**
+     * Makes {@code fence}, the largest token of the majority, the last one of every node that issued a smaller
+     * one: so each node of this majority issues larger tokens from now on, and any later majority (which
+     * shares a node with this one) gives a later holder a larger token, whatever the nodes' clocks say.
+     *
+     * @return whether a majority holds the lock with {@code fence} as its last token
+     */
+    private boolean fenceBinding(String name, String token, long fence, List<Answer<AcquireResult>> taken) {
+        List<Integer> behind = taken.stream().filter(answer -> answer.value().fencingToken() < fence)
+                .map(Answer::node).toList();
+        int bound = taken.size() - behind.size();
+        if (behind.isEmpty()) {
+            return bound >= quorum;
+        }
+        Answers<Boolean> raised = onNodes(behind, node -> node.raiseFence(name, token, fence));
+        return bound + raised.matching(Boolean::booleanValue).size() >= quorum;
     }
 
     @Override
@@ -88,17 +112,17 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public boolean release(String name, String token) {
-        Answers<Boolean> answers = onEveryNode(node -> node.release(name, token));
+        Answers<Boolean> answers = onNodes(allNodes(), node -> node.release(name, token));
         if (answers.matching(Boolean::booleanValue).size() >= quorum) {
             return true;
         }
-        answers.requireQuorum(name, "release");
+        answers.requireQuorum();
         return false;
     }
 
     @Override
     public void abandon(String name, String token) {
-        onEveryNode(node -> {
+        onNodes(allNodes(), node -> {
             node.abandon(name, token);
             return Boolean.TRUE;
         });
@@ -106,20 +130,20 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public boolean extend(String name, String token, long leaseMillis) {
-        Answers<Boolean> answers = onEveryNode(node -> node.extend(name, token, leaseMillis));
+        Answers<Boolean> answers = onNodes(allNodes(), node -> node.extend(name, token, leaseMillis));
         if (answers.matching(Boolean::booleanValue).size() >= quorum) {
             return true;
         }
-        answers.requireQuorum(name, "renew");
+        answers.requireQuorum();
         return false;
     }
 
     @Override
     public long remainingLeaseMillis(String name, String token) {
-        Answers<Long> answers = onEveryNode(node -> node.remainingLeaseMillis(name, token));
-        List<Long> held = new ArrayList<>(answers.matching(millis -> millis >= 0));
+        Answers<Long> answers = onNodes(allNodes(), node -> node.remainingLeaseMillis(name, token));
+        List<Long> held = new ArrayList<>(answers.values(millis -> millis >= 0));
         if (held.size() < quorum) {
-            answers.requireQuorum(name, "read the remaining lease");
+            answers.requireQuorum();
             return -1;
         }
         // the lease a majority still has: the quorum-th longest
@@ -129,17 +153,17 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public boolean isLocked(String name) {
-        Answers<Boolean> answers = onEveryNode(node -> node.isLocked(name));
-        answers.requireQuorum(name, "check the lock");
+        Answers<Boolean> answers = onNodes(allNodes(), node -> node.isLocked(name));
+        answers.requireQuorum();
         return answers.matching(Boolean::booleanValue).size() >= quorum;
     }
 
     @Override
     public LockSnapshot inspect(String name) {
-        Answers<LockSnapshot> answers = onEveryNode(node -> node.inspect(name));
-        answers.requireQuorum(name, "inspect the lock");
+        Answers<LockSnapshot> answers = onNodes(allNodes(), node -> node.inspect(name));
+        answers.requireQuorum();
         Map<String, List<LockSnapshot>> byOwner = new HashMap<>();
-        answers.matching(snapshot -> snapshot.ownerToken() != null)
+        answers.values(snapshot -> snapshot.ownerToken() != null)
                 .forEach(snapshot -> byOwner.computeIfAbsent(snapshot.ownerToken(), owner -> new ArrayList<>())
                         .add(snapshot));
         return byOwner.values().stream().filter(held -> held.size() >= quorum).findFirst()
@@ -151,7 +175,7 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public void announce(String instance, Map<String, String> description, long ttlMillis) {
-        onEveryNode(node -> {
+        onNodes(allNodes(), node -> {
             node.announce(instance, description, ttlMillis);
             return Boolean.TRUE;
         });
@@ -159,7 +183,7 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public Map<String, String> announcement(String instance) {
-        return onEveryNode(node -> node.announcement(instance)).values().stream().filter(map -> !map.isEmpty())
+        return onNodes(allNodes(), node -> node.announcement(instance)).values().stream().filter(map -> !map.isEmpty())
                 .findFirst().orElse(Map.of());
     }
 
@@ -191,17 +215,23 @@ final class RedlockLockStore implements LockStore {
         nodes.forEach(LockStore::close);
     }
 
-    /** Runs {@code call} on every node in parallel; collects the answers that came within the node timeout. */
-    private <T> Answers<T> onEveryNode(Function<LockStore, T> call) {
-        List<Future<T>> futures = new ArrayList<>(nodes.size());
-        for (LockStore node : nodes) {
+    private List<Integer> allNodes() {
+        return IntStream.range(0, nodes.size()).boxed().toList();
+    }
+
+    /** Runs {@code call} on the given nodes in parallel; collects the answers that came within the node timeout. */
+    private <T> Answers<T> onNodes(List<Integer> indexes, Function<LockStore, T> call) {
+        List<Future<T>> futures = new ArrayList<>(indexes.size());
+        for (int index : indexes) {
+            LockStore node = nodes.get(index);
             futures.add(calls.submit(() -> call.apply(node)));
         }
         long deadline = System.nanoTime() + nodeTimeoutNanos;
         Answers<T> answers = new Answers<>(nodes.size(), quorum);
-        for (Future<T> future : futures) {
+        for (int i = 0; i < futures.size(); i++) {
+            Future<T> future = futures.get(i);
             try {
-                answers.add(future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+                answers.add(indexes.get(i), future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
             } catch (ExecutionException failed) {
                 answers.fail(failed.getCause());
             } catch (TimeoutException slow) {
@@ -217,12 +247,16 @@ final class RedlockLockStore implements LockStore {
         return answers;
     }
 
+    /** What one node answered. */
+    private record Answer<T>(int node, T value) {
+    }
+
     /** What the nodes answered, and what went wrong on the others. */
     private static final class Answers<T> {
 
         private final int nodes;
         private final int quorum;
-        private final List<T> values = new ArrayList<>();
+        private final List<Answer<T>> answers = new ArrayList<>();
         private final List<Throwable> failures = new ArrayList<>();
 
         Answers(int nodes, int quorum) {
@@ -230,8 +264,8 @@ final class RedlockLockStore implements LockStore {
             this.quorum = quorum;
         }
 
-        void add(T value) {
-            values.add(value);
+        void add(int node, T value) {
+            answers.add(new Answer<>(node, value));
         }
 
         void fail(Throwable failure) {
@@ -239,31 +273,38 @@ final class RedlockLockStore implements LockStore {
         }
 
         List<T> values() {
-            return values;
+            return values(value -> true);
         }
 
-        List<T> matching(java.util.function.Predicate<T> condition) {
-            return values.stream().filter(condition).toList();
+        List<T> values(Predicate<T> condition) {
+            return answers.stream().map(Answer::value).filter(condition).toList();
+        }
+
+        List<Answer<T>> matching(Predicate<T> condition) {
+            return answers.stream().filter(answer -> condition.test(answer.value())).toList();
         }
 
         /** Fails if fewer nodes than a majority answered, saying how many did and why the others did not. */
-        void requireQuorum(String name, String operation) {
-            if (values.size() < quorum) {
-                throw new QuorumException("Redlock: could not " + operation + " lock '" + name + "' on a majority: "
-                        + values.size() + " of " + nodes + " nodes answered, " + quorum + " needed; first failure: "
-                        + (failures.isEmpty() ? "none" : dev.distlock.core.LockBackendException
-                                .innermostMessage(failures.get(0))), failures.isEmpty() ? null : failures.get(0));
+        void requireQuorum() {
+            if (answers.size() < quorum) {
+                throw new QuorumException("Redlock: " + answers.size() + " of " + nodes + " nodes answered, " + quorum + " needed; first failure: "
+                        + (failures.isEmpty() ? "none" : LockBackendException.innermostMessage(failures.get(0))),
+                        failures);
             }
         }
     }
 
-    /** Fewer than a majority of the nodes answered. */
+    /**
+     * Fewer than a majority of the nodes answered. Each node's failure is a suppressed exception, not the
+     * cause: the message (which names the first one) is what the registry reports.
+     */
     static final class QuorumException extends IllegalStateException {
 
         private static final long serialVersionUID = 1L;
 
-        QuorumException(String message, Throwable cause) {
-            super(message, cause);
+        QuorumException(String message, List<Throwable> failures) {
+            super(message);
+            failures.forEach(this::addSuppressed);
         }
     }
 }

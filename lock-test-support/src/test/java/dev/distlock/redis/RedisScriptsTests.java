@@ -170,6 +170,21 @@ abstract class RedisScriptsTests {
     }
 
     @Test
+    void aRaisedFenceBindsTheHoldersTokenAndEveryLaterOneOnlyWhileItHolds() {
+        long issued = store.tryAcquire("job", "T", LEASE, false, TIMEOUT).fencingToken();
+        long chosen = issued + 1_000_000_000L; // larger, as another Redlock node's token may be
+
+        assertThat(store.raiseFence("job", "other", chosen + 5)).as("not the holder").isFalse();
+        assertThat(store.raiseFence("job", "T", chosen)).isTrue();
+        assertThat(store.raiseFence("job", "T", issued)).as("never lowered").isTrue();
+        assertThat(store.tryAcquire("job", "T", LEASE, false, TIMEOUT).fencingToken()).as("a repeated try")
+                .isEqualTo(chosen);
+        assertThat(store.inspect("job").fencingToken()).isEqualTo(chosen);
+        store.release("job", "T");
+        assertThat(store.tryAcquire("job", "next", LEASE, false, TIMEOUT).fencingToken()).isEqualTo(chosen + 1);
+    }
+
+    @Test
     void aLockKeyOfAnotherTypeIsReportedWithWhatItHoldsAndIsNobodysHold() {
         server().command("HSET", LOCK, "field", "value");
 

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
  * key cannot expire before the local deadline unless the clocks drift apart by more than the margin (as in
  * Redlock: 1% of the lease plus 2ms).
  */
-final class LeaseTiming {
+public final class LeaseTiming {
 
     private static final long MAX_RETRY_DELAY_MILLIS = 1000;
 
@@ -17,12 +17,12 @@ final class LeaseTiming {
     }
 
     /** The drift margin of a lease: 1% plus 2ms, at most half the lease. */
-    static long driftMillis(long leaseMillis) {
+    public static long driftMillis(long leaseMillis) {
         return Math.min(leaseMillis / 2, leaseMillis / 100 + 2);
     }
 
     /** The local deadline of a lease set by a command sent at {@code sentNanos}. */
-    static long validUntil(long sentNanos, long leaseMillis) {
+    public static long validUntil(long sentNanos, long leaseMillis) {
         return sentNanos + TimeUnit.MILLISECONDS.toNanos(leaseMillis - driftMillis(leaseMillis));
     }
 

@@ -68,6 +68,18 @@ public interface LockStore extends AutoCloseable {
     boolean extend(String name, String token, long leaseMillis);
 
     /**
+     * If the lock is held under {@code token}, makes {@code fencingToken} the last one issued for the name
+     * when it is larger than the kept one, so that every later token is larger still: how a store made of
+     * several backends (Redlock) makes the token it chose, the largest of its majority, binding on each of them.
+     *
+     * @return whether the lock is held under the token
+     * @throws UnsupportedOperationException if the store cannot (the default)
+     */
+    default boolean raiseFence(String name, String token, long fencingToken) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot raise fencing tokens");
+    }
+
+    /**
      * The remaining lease in milliseconds of the hold under {@code token}; {@link Long#MAX_VALUE} if it
      * never expires, or a negative number if it is not held under the token.
      */

@@ -1,0 +1,185 @@
+package dev.distlock.redlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.Lease;
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockLostException;
+import dev.distlock.test.RedisServer;
+import dev.distlock.test.RedisServerExtension;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Redlock over five real redis-servers, with servers killed (SIGKILL), frozen (SIGSTOP) and restarted under
+ * held locks. Each registry has its own connections: registries stand for separate processes.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RedlockFaultsIT {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.servers(5);
+
+    private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
+
+    @AfterEach
+    void close() throws Exception {
+        while (!closeables.isEmpty()) {
+            closeables.pop().close();
+        }
+    }
+
+    @Test
+    void twoOfFiveServersDownOrFrozenStillGiveOneHolder() throws Exception {
+        servers().get(0).kill();
+        servers().get(1).suspend();
+        FencedLock mine = registry().obtain("job");
+        FencedLock theirs = registry().obtain("job");
+
+        assertThat(mine.tryLock(Duration.ofSeconds(5))).isTrue();
+        assertThat(theirs.tryLock(Duration.ofMillis(300))).isFalse();
+        mine.unlock();
+        assertThat(theirs.tryLock(Duration.ofSeconds(5))).isTrue();
+        theirs.unlock();
+    }
+
+    @Test
+    void threeOfFiveServersDownFailWithWhatHappenedAndLeaveNothingBehind() throws Exception {
+        servers().get(2).kill();
+        servers().get(3).kill();
+        servers().get(4).kill();
+        RedlockLockRegistry registry = registry();
+        FencedLock lock = registry.obtain("job");
+
+        assertThatThrownBy(() -> lock.tryLock(Duration.ofMillis(500))).isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("'job'").hasMessageContaining("2 of 5 nodes answered, 3 needed");
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        for (RedisServer survivor : servers().subList(0, 2)) {
+            assertThat(survivor.command("EXISTS", registry.keyOf("job"))).as(survivor.toString()).isEqualTo(0L);
+        }
+    }
+
+    @Test
+    void aHolderThatLostItsMajorityReportsTheLossInsteadOfHolding() throws Exception {
+        FencedLock lock = registry(b -> b.maxPollInterval(Duration.ofMillis(100)))
+                .obtain("job", Lease.renewed(Duration.ofMillis(900)));
+        lock.lock();
+
+        servers().get(0).kill();
+        servers().get(1).kill();
+        servers().get(2).kill();
+
+        awaitUntil(() -> !lock.isHeldByCurrentThread());
+        assertThat(lock.remainingLease()).isEqualTo(Duration.ZERO);
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("'job'");
+    }
+
+    /**
+     * Tokens grow across holders even when the servers of the first majority issued tokens far ahead of the
+     * others (a clock set forward, or an old fence): the second holder's majority shares a server with the
+     * first's, and the first acquisition wrote its token back to every server of its majority.
+     */
+    @Test
+    void tokensGrowAcrossHoldersWhenOneServerIsFarAhead() throws Exception {
+        RedlockLockRegistry registry = registry();
+        String fence = registry.keyOf("job") + ":fence";
+        servers().get(0).command("SET", fence, "9000000000000000 someone-long-ago");
+        servers().get(3).kill();
+        servers().get(4).kill();
+        FencedLock first = registry.obtain("job");
+        assertThat(first.tryLock(Duration.ofSeconds(5))).isTrue();
+        long firstToken = first.fencingToken();
+        first.unlock();
+        assertThat(firstToken).as("the largest token of the majority: server 0's").isGreaterThan(9000000000000000L);
+
+        servers().get(0).kill(); // the next majority is 1, 2 (told the first token) and 3, 4 (empty)
+        servers().get(3).restart();
+        servers().get(4).restart();
+        FencedLock second = registry().obtain("job");
+
+        assertThat(second.tryLock(Duration.ofSeconds(10))).isTrue();
+        assertThat(second.fencingToken()).isGreaterThan(firstToken);
+        second.unlock();
+    }
+
+    /**
+     * The hazard the README's restart rule is about, shown: a server restarted at once without persistence
+     * forgets the lock it granted, and with two servers that never saw the first hold it forms a majority
+     * for a second holder while the first still holds.
+     */
+    @Test
+    void aServerRestartedAtOnceWithoutPersistenceCanHelpGrantALockTwice() throws Exception {
+        servers().get(3).kill();
+        servers().get(4).kill();
+        FencedLock first = registry().obtain("job", Lease.fixed(Duration.ofSeconds(60)));
+        assertThat(first.tryLock(Duration.ofSeconds(5))).isTrue(); // on servers 0, 1, 2
+        servers().get(3).restart();
+        servers().get(4).restart();
+
+        servers().get(2).kill();
+        servers().get(2).restart(); // at once: it forgot
+        FencedLock second = registry().obtain("job");
+
+        assertThat(second.tryLock(Duration.ofSeconds(10))).as("servers 2, 3, 4 are a majority").isTrue();
+        assertThat(first.isHeldByCurrentThread()).as("and the first holder still holds").isTrue();
+        assertThat(second.fencingToken()).as("the fencing token still tells them apart")
+                .isGreaterThan(first.fencingToken());
+        second.unlock();
+    }
+
+    /** The same crash with the restart rule kept: the server stays down longer than the lease. */
+    @Test
+    void aServerRestartedOnlyAfterTheLeaseCannotHelpGrantALockTwice() throws Exception {
+        Duration lease = Duration.ofSeconds(2);
+        servers().get(3).kill();
+        servers().get(4).kill();
+        FencedLock first = registry().obtain("job", Lease.fixed(lease));
+        assertThat(first.tryLock(Duration.ofSeconds(5))).isTrue();
+        long firstValidUntil = System.nanoTime() + lease.toNanos();
+        servers().get(3).restart();
+        servers().get(4).restart();
+
+        servers().get(2).kill();
+        servers().get(2).restart(lease.plusMillis(500));
+        FencedLock second = registry().obtain("job");
+
+        assertThat(second.tryLock(Duration.ofSeconds(10))).isTrue();
+        assertThat(System.nanoTime()).as("the second holder acquired after the first lease ended")
+                .isGreaterThan(firstValidUntil);
+        assertThat(first.isHeldByCurrentThread()).isFalse();
+        second.unlock();
+    }
+
+    private static List<RedisServer> servers() {
+        return redis.servers();
+    }
+
+    private RedlockLockRegistry registry() {
+        return registry(UnaryOperator.identity());
+    }
+
+    private RedlockLockRegistry registry(UnaryOperator<RedlockLockRegistry.Builder> settings) {
+        RedlockLockRegistry registry = settings.apply(RedlockConnections.registry(servers(), closeables::push))
+                .build();
+        closeables.push(registry);
+        return registry;
+    }
+
+    private static void awaitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("condition within 30 s").isLessThan(deadline);
+            Thread.sleep(20); // polling an outside condition; no event to wait on
+        }
+    }
+}
