@@ -13,7 +13,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -60,8 +59,8 @@ public final class DistlockActuatorAutoConfiguration {
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass({ HealthIndicator.class, RedisConnectionFactory.class })
     @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-    // the in-memory store has no backend to check
-    @ConditionalOnProperty(name = "distlock.store", havingValue = "redis", matchIfMissing = true)
+    // the application's Redis is the store only then (in memory there is nothing to check)
+    @ConditionalOnLockStore(DistlockProperties.Store.REDIS)
     static class HealthConfiguration {
 
         @Bean

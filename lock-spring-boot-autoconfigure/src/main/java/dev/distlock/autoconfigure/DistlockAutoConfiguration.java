@@ -11,6 +11,7 @@ import dev.distlock.core.LockRegistry;
 import dev.distlock.core.support.StoreLockRegistry;
 import dev.distlock.memory.InMemoryLockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.redlock.RedlockLockRegistry;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -20,7 +21,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -36,8 +37,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
- * Auto-configuration of distlock: a {@link LockRegistry} on the application's Redis (or, when asked for
- * with {@code distlock.store=memory}, in memory) and the advisor that makes {@code @DistributedLock} work.
+ * Auto-configuration of distlock: a {@link LockRegistry} on the application's Redis (or on the independent
+ * servers of {@code distlock.redlock.nodes} with Redlock, or, when asked for with {@code distlock.store=memory},
+ * in memory) and the advisor that makes {@code @DistributedLock} work.
  * Every bean backs off when the application defines its own; {@code distlock.enabled=false} turns it all off.
  *
  * <p>The Redis registry needs exactly one {@link RedisConnectionFactory} (or a primary one) and shares a
@@ -54,6 +56,8 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistlockProperties.class)
 @Import({DistlockAutoConfiguration.RedisRegistryConfiguration.class,
+        DistlockAutoConfiguration.RedlockRegistryConfiguration.class,
+        DistlockAutoConfiguration.RedlockWithoutLettuceConfiguration.class,
         DistlockAutoConfiguration.InMemoryRegistryConfiguration.class,
         DistlockAutoConfiguration.AnnotationConfiguration.class})
 public final class DistlockAutoConfiguration {
@@ -70,7 +74,7 @@ public final class DistlockAutoConfiguration {
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(RedisConnectionFactory.class)
     @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-    @ConditionalOnProperty(name = "distlock.store", havingValue = "redis", matchIfMissing = true)
+    @ConditionalOnLockStore(DistlockProperties.Store.REDIS)
     static class RedisRegistryConfiguration {
 
         @Bean(LISTENER_CONTAINER_BEAN)
@@ -113,7 +117,45 @@ public final class DistlockAutoConfiguration {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnProperty(name = "distlock.store", havingValue = "memory")
+    @ConditionalOnClass(name = "io.lettuce.core.RedisURI")
+    @ConditionalOnLockStore(DistlockProperties.Store.REDLOCK)
+    static class RedlockRegistryConfiguration {
+
+        @Bean(destroyMethod = "destroy")
+        @ConditionalOnMissingBean(LockRegistry.class)
+        RedlockNodes distlockRedlockNodes(DistlockProperties properties) {
+            return RedlockNodes.connect(properties.getRedlock());
+        }
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean(LockRegistry.class)
+        RedlockLockRegistry lockRegistry(RedlockNodes nodes, DistlockProperties properties,
+                ObjectProvider<LockListener> listeners, Environment environment) {
+            return withSharedSettings(RedlockLockRegistry.builder(nodes.factories()), properties, listeners,
+                    environment)
+                    .keyPrefix(properties.getKeyPrefix())
+                    .fenceRetention(properties.getFenceRetention())
+                    .nodeTimeout(properties.getRedlock().getNodeTimeout())
+                    .build();
+        }
+    }
+
+    /** Redlock asked for, but the client it connects with is missing: fail the startup saying so. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingClass("io.lettuce.core.RedisURI")
+    @ConditionalOnLockStore(DistlockProperties.Store.REDLOCK)
+    static class RedlockWithoutLettuceConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(LockRegistry.class)
+        LockRegistry lockRegistry(DistlockProperties properties) {
+            throw DistlockProperties.invalid("redlock.nodes", properties.getRedlock().getNodes(), "needs the Lettuce "
+                    + "client (io.lettuce:lettuce-core, in spring-boot-starter-data-redis) to connect to the servers");
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnLockStore(DistlockProperties.Store.MEMORY)
     static class InMemoryRegistryConfiguration {
 
         @Bean(destroyMethod = "close")

@@ -3,6 +3,8 @@ package dev.distlock.autoconfigure;
 import dev.distlock.core.Lease;
 import dev.distlock.core.support.StoreLockRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -26,10 +28,11 @@ public class DistlockProperties implements InitializingBean {
     private boolean enabled = true;
 
     /**
-     * Where locks live: "redis" (the application's RedisConnectionFactory) or "memory" (this JVM only, for
-     * tests; never chosen unless set here).
+     * Where locks live: "redis" (the application's RedisConnectionFactory), "redlock" (the independent Redis
+     * servers of distlock.redlock.nodes) or "memory" (this JVM only, for tests). Default: "redlock" when
+     * distlock.redlock.nodes is set, else "redis".
      */
-    private Store store = Store.REDIS;
+    private Store store;
 
     /** Prefix of every Redis key distlock writes; a colon separates it from the rest. Must not contain { or }. */
     private String keyPrefix = "distlock";
@@ -75,6 +78,9 @@ public class DistlockProperties implements InitializingBean {
     /** Replica acknowledgement of lock writes (Redis WAIT), for Redis with replicas. */
     private final Replication replication = new Replication();
 
+    /** Redlock: locks held on a majority of independent Redis servers. */
+    private final Redlock redlock = new Redlock();
+
     /**
      * Binds and checks the properties straight from the environment, for beans created before the
      * properties bean exists (advisors).
@@ -115,9 +121,29 @@ public class DistlockProperties implements InitializingBean {
         if (ackTimeout == null || ackTimeout.toMillis() < 1 || ackTimeout.compareTo(Duration.ofSeconds(10)) > 0) {
             throw invalid("replication.ack-timeout", ackTimeout, "must be between 1ms and 10s");
         }
+        checkRedlock();
     }
 
-    private static InvalidConfigurationPropertyValueException invalid(String property, Object value, String reason) {
+    private void checkRedlock() {
+        List<String> nodes = redlock.nodes;
+        if (getStore() != Store.REDLOCK) {
+            return;
+        }
+        if (nodes == null || nodes.size() < 3 || nodes.size() % 2 == 0) {
+            throw invalid("redlock.nodes", nodes, "must list an odd number of independent Redis servers, at least 3 "
+                    + "(typically 3 or 5), as redis:// or rediss:// URIs, for distlock.store=redlock");
+        }
+        Duration nodeTimeout = redlock.nodeTimeout;
+        if (nodeTimeout == null || nodeTimeout.toMillis() < 1 || nodeTimeout.compareTo(Duration.ofSeconds(10)) > 0) {
+            throw invalid("redlock.node-timeout", nodeTimeout, "must be between 1ms and 10s");
+        }
+        if (replication.acks > 0) {
+            throw invalid("replication.acks", replication.acks, "does not apply to Redlock, whose servers are "
+                    + "independent primaries: set it to 0, or use distlock.store=redis");
+        }
+    }
+
+    static InvalidConfigurationPropertyValueException invalid(String property, Object value, String reason) {
         return new InvalidConfigurationPropertyValueException(PREFIX + "." + property, value, reason);
     }
 
@@ -129,8 +155,12 @@ public class DistlockProperties implements InitializingBean {
         this.enabled = enabled;
     }
 
+    /** The store set, or the default: {@link Store#REDLOCK} when Redlock nodes are listed, else {@link Store#REDIS}. */
     public Store getStore() {
-        return store;
+        if (store != null) {
+            return store;
+        }
+        return redlock.nodes == null || redlock.nodes.isEmpty() ? Store.REDIS : Store.REDLOCK;
     }
 
     public void setStore(Store store) {
@@ -201,17 +231,23 @@ public class DistlockProperties implements InitializingBean {
         return replication;
     }
 
+    public Redlock getRedlock() {
+        return redlock;
+    }
+
     /** Where locks live. */
     public enum Store {
 
         /** Redis, through the application's RedisConnectionFactory. */
         REDIS,
 
+        /** Redlock over the independent Redis servers of {@code distlock.redlock.nodes}. */
+        REDLOCK,
+
         /** This JVM only: for tests. */
         MEMORY
     }
 
-    /** Micrometer metrics. */
     /** Replica acknowledgement of lock writes. */
     public static class Replication {
 
@@ -243,6 +279,41 @@ public class DistlockProperties implements InitializingBean {
         }
     }
 
+    /** Redlock over independent Redis servers. */
+    public static class Redlock {
+
+        /**
+         * The independent Redis servers (not replicas of each other, not one cluster) as redis:// or rediss://
+         * URIs with user, password and database as needed, e.g. redis://:secret@redis-a:6379/0: an odd number,
+         * at least 3. A lock is held while a majority of them holds it. Setting them makes "redlock" the
+         * default distlock.store.
+         */
+        private List<String> nodes = new ArrayList<>();
+
+        /**
+         * How long one call to one server may take before that server counts as not answering (1ms to 10s).
+         * Keep it small against the lease: an acquisition's validity is the lease minus the time it took.
+         */
+        private Duration nodeTimeout = Duration.ofMillis(100);
+
+        public List<String> getNodes() {
+            return nodes;
+        }
+
+        public void setNodes(List<String> nodes) {
+            this.nodes = nodes;
+        }
+
+        public Duration getNodeTimeout() {
+            return nodeTimeout;
+        }
+
+        public void setNodeTimeout(Duration nodeTimeout) {
+            this.nodeTimeout = nodeTimeout;
+        }
+    }
+
+    /** Micrometer metrics. */
     public static class Metrics {
 
         /** Whether distlock records Micrometer meters (when a MeterRegistry bean exists). */

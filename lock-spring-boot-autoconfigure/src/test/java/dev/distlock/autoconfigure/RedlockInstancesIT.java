@@ -1,0 +1,108 @@
+package dev.distlock.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.annotation.DistributedLock;
+import dev.distlock.redlock.RedlockLockRegistry;
+import dev.distlock.test.RedisServer;
+import dev.distlock.test.RedisServerExtension;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Two application contexts with {@code distlock.redlock.nodes} on three real redis-servers stand for two
+ * instances of a service; they run a non-atomic read-modify-write on the first server under
+ * {@code @DistributedLock}. Nothing else is configured: no {@code spring.data.redis.*}.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RedlockInstancesIT {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.servers(3);
+
+    private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
+
+    @BeforeEach
+    void startTwoInstances() {
+        String nodes = redis.servers().stream().map(RedisServer::uri).collect(Collectors.joining(","));
+        for (int i = 0; i < 2; i++) {
+            instances.add(new SpringApplicationBuilder(Instance.class)
+                    .web(WebApplicationType.NONE)
+                    .properties("distlock.redlock.nodes=" + nodes, "spring.main.banner-mode=off")
+                    .run());
+        }
+    }
+
+    @AfterEach
+    void stopInstances() {
+        instances.forEach(ConfigurableApplicationContext::close);
+    }
+
+    @Test
+    void annotatedCallsOfTwoInstancesNeverOverlapAndLeaveNoKeys() throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> calls = new ArrayList<>();
+            for (int thread = 0; thread < 4; thread++) {
+                Counter counter = instances.get(thread % 2).getBean(Counter.class);
+                calls.add(threads.submit(() -> {
+                    for (int i = 0; i < 50; i++) {
+                        counter.increment();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> call : calls) {
+                call.get(90, TimeUnit.SECONDS);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+
+        assertThat(redis.server().command("GET", "counter")).isEqualTo("200");
+        assertThat(instances.get(0).getBean(RedlockLockRegistry.class)).isNotNull();
+        String key = instances.get(0).getBean(RedlockLockRegistry.class).keyOf("counter");
+        for (RedisServer server : redis.servers()) {
+            assertThat(server.command("EXISTS", key)).as(server.toString()).isEqualTo(0L);
+        }
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class Instance {
+
+        @Bean
+        Counter counter() {
+            return new Counter();
+        }
+    }
+
+    /** A read-modify-write on the first server: only exact under the lock. */
+    static class Counter {
+
+        @DistributedLock(name = "counter")
+        public void increment() {
+            RedisServer server = redis.server();
+            Object value = server.command("GET", "counter");
+            long next = value == null ? 1 : Long.parseLong(value.toString()) + 1;
+            Thread.yield(); // widen the window between read and write
+            server.command("SET", "counter", Long.toString(next));
+        }
+    }
+}
