@@ -52,8 +52,8 @@ public interface DetachedLock {
     void extend(Duration lease);
 
     /**
-     * The time left before this hold expires unless renewed, as the backend sees it; {@link Duration#ZERO}
-     * if the hold is lost.
+     * The time left before this hold expires unless renewed, as {@link FencedLock#remainingLease()} tells it;
+     * {@link Duration#ZERO} if the hold is lost.
      *
      * @throws IllegalMonitorStateException if it was released already
      */

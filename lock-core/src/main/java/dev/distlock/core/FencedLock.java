@@ -119,8 +119,9 @@ public interface FencedLock extends Lock {
     void extend(Duration lease);
 
     /**
-     * The time left before the current thread's hold expires unless renewed, as the backend sees it;
-     * {@link Duration#ZERO} if the hold is lost.
+     * The time left before the current thread's hold expires unless renewed: what the backend reports, but
+     * never more than this JVM can be sure of (the time its last acquire or renewal was sent plus the lease,
+     * less the drift margin); {@link Duration#ZERO} if the hold is lost.
      *
      * @throws IllegalMonitorStateException if the current thread does not hold the lock
      */

@@ -10,7 +10,7 @@ import java.time.Instant;
  * @param label the label it was obtained with, or {@code null}
  * @param fencingToken the hold's fencing token
  * @param heldSince when it was acquired
- * @param remainingLease the lease left as the backend sees it; {@link Duration#ZERO} if found lost
+ * @param remainingLease the lease left as the backend sees it (at most until the local deadline); {@link Duration#ZERO} if found lost
  * @param renewed whether the watchdog renews it
  */
 public record HeldLock(String name, String label, long fencingToken, Instant heldSince, Duration remainingLease,

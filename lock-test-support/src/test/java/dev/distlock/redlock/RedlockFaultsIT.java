@@ -85,6 +85,28 @@ class RedlockFaultsIT {
     }
 
     /**
+     * Three of five servers answer only after 300 ms (CLIENT PAUSE): a 200 ms lease is gone by then, so the
+     * acquisition does not count and is released everywhere; a 10 s lease holds, with 300 ms less of it left.
+     */
+    @Test
+    void anAcquisitionCountsOnlyForTheValidityItsMajorityLeft() throws Exception {
+        RedlockLockRegistry registry = registry(b -> b.nodeTimeout(Duration.ofSeconds(5)));
+        FencedLock shortLease = registry.obtain("short", Lease.fixed(Duration.ofMillis(200)));
+        pauseThreeServers(Duration.ofMillis(300));
+
+        assertThat(shortLease.tryLock(Duration.ZERO)).isFalse();
+        for (RedisServer server : servers()) {
+            assertThat(server.command("EXISTS", registry.keyOf("short"))).as(server.toString()).isEqualTo(0L);
+        }
+
+        FencedLock longLease = registry.obtain("long", Lease.fixed(Duration.ofSeconds(10)));
+        pauseThreeServers(Duration.ofMillis(300));
+        assertThat(longLease.tryLock(Duration.ZERO)).isTrue();
+        assertThat(longLease.remainingLease()).isPositive().isLessThanOrEqualTo(Duration.ofMillis(9_700));
+        longLease.unlock();
+    }
+
+    /**
      * Tokens grow across holders even when the servers of the first majority issued tokens far ahead of the
      * others (a clock set forward, or an old fence): the second holder's majority shares a server with the
      * first's, and the first acquisition wrote its token back to every server of its majority.
@@ -158,6 +180,10 @@ class RedlockFaultsIT {
                 .isGreaterThan(firstValidUntil);
         assertThat(first.isHeldByCurrentThread()).isFalse();
         second.unlock();
+    }
+
+    private static void pauseThreeServers(Duration pause) {
+        servers().subList(2, 5).forEach(server -> server.pauseClients(pause));
     }
 
     private static List<RedisServer> servers() {

@@ -295,7 +295,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         watchdog.watch(hold);
     }
 
-    /** The hold's remaining lease as the backend sees it; zero if it is lost. */
+    /** The hold's remaining lease as the backend sees it, at most until the local deadline; zero if it is lost. */
     Duration remainingLease(Hold hold) {
         if (!hold.isHeld()) {
             if (hold.isActive()) {
@@ -309,7 +309,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             lose(hold, "reading its lease found that Redis no longer holds it under this hold's token");
             return Duration.ZERO;
         }
-        return Duration.ofMillis(millis);
+        long localMillis = TimeUnit.NANOSECONDS.toMillis(hold.validUntilNanos() - System.nanoTime());
+        return Duration.ofMillis(Math.max(0, Math.min(millis, localMillis)));
     }
 
     boolean isLocked(String name) {
