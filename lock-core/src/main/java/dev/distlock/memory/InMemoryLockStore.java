@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -195,17 +194,7 @@ public final class InMemoryLockStore implements LockStore {
         return announced != null && announced.expiresAt() > clock.millis() ? announced.description() : Map.of();
     }
 
-    /** Always: hand-offs in memory are heard at once. */
-    @Override
-    public CompletableFuture<Void> listen() {
-        return CompletableFuture.completedFuture(null);
-    }
-
-    /** Always: hand-offs in memory are heard at once. */
-    @Override
-    public boolean listening() {
-        return true;
-    }
+    // listen() and listening(): the defaults, hand-offs in memory are heard at once
 
     @Override
     public Subscription onGrant(String name, String token, Consumer<Grant> onGrant) {

@@ -2,7 +2,6 @@ package dev.distlock.redlock;
 
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.support.AcquireResult;
-import dev.distlock.core.support.Grant;
 import dev.distlock.core.support.LeaseTiming;
 import dev.distlock.core.support.LockSnapshot;
 import dev.distlock.core.support.LockStore;
@@ -12,7 +11,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,7 +18,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
@@ -28,6 +25,7 @@ import java.util.stream.IntStream;
 /**
  * The Redlock algorithm as a {@link LockStore} over N independent Redis servers (N odd): every operation runs
  * on all of them in parallel, each call bounded by a short node timeout, and counts only with a majority.
+ * There are no hand-offs (waiters poll), so the store keeps {@link LockStore}'s defaults for notices.
  *
  * <ul>
  *   <li>an acquisition sets the same token on every node; it holds if a majority took it and the time that
@@ -191,22 +189,6 @@ final class RedlockLockStore implements LockStore {
     @Override
     public boolean isTransient(RuntimeException failure) {
         return failure instanceof QuorumException;
-    }
-
-    /** Redlock has no hand-offs: waiters poll, and need not wait for a subscription. */
-    @Override
-    public CompletableFuture<Void> listen() {
-        return CompletableFuture.completedFuture(null);
-    }
-
-    @Override
-    public boolean listening() {
-        return true;
-    }
-
-    @Override
-    public Subscription onGrant(String name, String token, Consumer<Grant> onGrant) {
-        return () -> { };
     }
 
     @Override

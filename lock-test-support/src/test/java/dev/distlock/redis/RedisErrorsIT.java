@@ -11,15 +11,13 @@ import ch.qos.logback.core.read.ListAppender;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
+import dev.distlock.test.CloseAfterEach;
 import dev.distlock.test.RedisServerExtension;
 import dev.distlock.test.contract.RecordingListener;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,15 +36,8 @@ class RedisErrorsIT {
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
 
-    /** Closed last-in first-out: registries before their connection factories. */
-    private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
-
-    @AfterEach
-    void close() throws Exception {
-        while (!closeables.isEmpty()) {
-            closeables.pop().close();
-        }
-    }
+    @RegisterExtension
+    final CloseAfterEach closeables = new CloseAfterEach();
 
     @Test
     void aBackendErrorCarriesWhatRedisSaidBesideTheLockName() {

@@ -6,17 +6,15 @@ import static dev.distlock.redis.RedisProbes.commandCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.test.CloseAfterEach;
 import dev.distlock.test.RedisServerExtension;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,15 +35,8 @@ class RedisHandOffIT {
 
     private static final String QUEUE = "distlock:{job}:queue";
 
-    /** Closed last-in first-out: registries before their connection factories. */
-    private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
-
-    @AfterEach
-    void close() throws Exception {
-        while (!closeables.isEmpty()) {
-            closeables.pop().close();
-        }
-    }
+    @RegisterExtension
+    final CloseAfterEach closeables = new CloseAfterEach();
 
     @Test
     void theWaiterThatIsHandedTheLockStartsWithoutAskingRedis() throws Exception {

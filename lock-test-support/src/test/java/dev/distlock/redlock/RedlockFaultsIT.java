@@ -7,15 +7,13 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockLostException;
+import dev.distlock.test.CloseAfterEach;
 import dev.distlock.test.RedisServer;
 import dev.distlock.test.RedisServerExtension;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,14 +28,8 @@ class RedlockFaultsIT {
     @RegisterExtension
     static final RedisServerExtension redis = RedisServerExtension.servers(5);
 
-    private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
-
-    @AfterEach
-    void close() throws Exception {
-        while (!closeables.isEmpty()) {
-            closeables.pop().close();
-        }
-    }
+    @RegisterExtension
+    final CloseAfterEach closeables = new CloseAfterEach();
 
     @Test
     void twoOfFiveServersDownOrFrozenStillGiveOneHolder() throws Exception {

@@ -6,6 +6,7 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.test.CloseAfterEach;
 import dev.distlock.test.cluster.ClusterNode;
 import dev.distlock.test.cluster.HashSlots;
 import dev.distlock.test.cluster.MigrationPhase;
@@ -15,9 +16,7 @@ import dev.distlock.test.cluster.SlotRange;
 import dev.distlock.test.contract.RecordingListener;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -33,7 +32,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -53,14 +51,8 @@ class ClusterFaultsIT {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
 
-    private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
-
-    @AfterEach
-    void close() throws Exception {
-        while (!closeables.isEmpty()) {
-            closeables.pop().close();
-        }
-    }
+    @RegisterExtension
+    final CloseAfterEach closeables = new CloseAfterEach();
 
     @Test
     void locksOnNamesOverEverySlotOwnerExcludeEachOtherAndLeaveNothingBehind() {

@@ -9,20 +9,18 @@ import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockListener;
 import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.test.CloseAfterEach;
 import dev.distlock.test.RedisServer;
 import dev.distlock.test.sentinel.RedisSentinelExtension;
 import dev.distlock.test.sentinel.RedisSentinelSet;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -42,14 +40,8 @@ class SentinelFaultsIT {
 
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
-    private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
-
-    @AfterEach
-    void close() throws Exception {
-        while (!closeables.isEmpty()) {
-            closeables.pop().close();
-        }
-    }
+    @RegisterExtension
+    final CloseAfterEach closeables = new CloseAfterEach();
 
     /**
      * Without replica acknowledgement (the default), an acquisition the replica never received is forgotten by

@@ -103,18 +103,26 @@ public interface LockStore extends AutoCloseable {
 
     /**
      * Starts hearing hand-offs to this registry's waiters, if it does not already; the future completes when
-     * they are heard. Never blocks the caller.
+     * they are heard. Never blocks the caller. The default suits a store that sends no notices (its waiters
+     * poll): there is nothing to start.
      */
-    CompletableFuture<Void> listen();
+    default CompletableFuture<Void> listen() {
+        return CompletableFuture.completedFuture(null);
+    }
 
-    /** Whether hand-offs to this registry's waiters are heard now. */
-    boolean listening();
+    /** Whether hand-offs to this registry's waiters are heard now; always, by default (nothing to hear). */
+    default boolean listening() {
+        return true;
+    }
 
     /**
      * Calls {@code onGrant} when a release hands {@code name} to {@code token}, until the returned
-     * subscription is closed. Notices may be lost or late; waiters ask the store again now and then.
+     * subscription is closed. Notices may be lost or late; waiters ask the store again now and then. By
+     * default nothing is ever called: a store without hand-offs.
      */
-    Subscription onGrant(String name, String token, Consumer<Grant> onGrant);
+    default Subscription onGrant(String name, String token, Consumer<Grant> onGrant) {
+        return () -> { };
+    }
 
     /**
      * Whether {@code failure} is worth another try soon: the backend is moving or briefly unreachable (a
