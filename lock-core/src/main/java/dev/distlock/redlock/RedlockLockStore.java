@@ -110,12 +110,7 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public boolean release(String name, String token) {
-        Answers<Boolean> answers = onNodes(allNodes(), node -> node.release(name, token));
-        if (answers.matching(Boolean::booleanValue).size() >= quorum) {
-            return true;
-        }
-        answers.requireQuorum();
-        return false;
+        return trueOnMajority(node -> node.release(name, token));
     }
 
     @Override
@@ -128,7 +123,12 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public boolean extend(String name, String token, long leaseMillis) {
-        Answers<Boolean> answers = onNodes(allNodes(), node -> node.extend(name, token, leaseMillis));
+        return trueOnMajority(node -> node.extend(name, token, leaseMillis));
+    }
+
+    /** Whether a majority answered true; false if a majority answered but not so; fails without a majority. */
+    private boolean trueOnMajority(Function<LockStore, Boolean> call) {
+        Answers<Boolean> answers = onNodes(allNodes(), call);
         if (answers.matching(Boolean::booleanValue).size() >= quorum) {
             return true;
         }
@@ -151,9 +151,7 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public boolean isLocked(String name) {
-        Answers<Boolean> answers = onNodes(allNodes(), node -> node.isLocked(name));
-        answers.requireQuorum();
-        return answers.matching(Boolean::booleanValue).size() >= quorum;
+        return trueOnMajority(node -> node.isLocked(name));
     }
 
     @Override
