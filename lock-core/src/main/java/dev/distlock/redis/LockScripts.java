@@ -63,11 +63,11 @@ final class LockScripts {
          * @return the script's reply and how many replicas acknowledged the writes so far
          */
         @SuppressWarnings("unchecked")
-        <T> Acknowledged<T> runAndWait(RedisConnectionFactory factory, int replicas, long timeoutMillis, int keyCount,
-                byte[]... keysAndArgs) {
+        <T> Acknowledged<T> runAndWait(PipelineConnections connections, int replicas, long timeoutMillis,
+                int keyCount, byte[]... keysAndArgs) {
             byte[] wantedReplicas = Integer.toString(replicas).getBytes(StandardCharsets.UTF_8);
             byte[] timeout = Long.toString(timeoutMillis).getBytes(StandardCharsets.UTF_8);
-            try (RedisConnection connection = factory.getConnection()) {
+            return connections.apply(connection -> {
                 boolean byText = false;
                 while (true) {
                     connection.openPipeline();
@@ -89,7 +89,7 @@ final class LockScripts {
                         byText = true;
                     }
                 }
-            }
+            });
         }
 
         private static boolean isNoScript(Throwable error) {

@@ -37,6 +37,7 @@ final class RedisLockStore implements LockStore {
     private final byte[] inboxChannel;
     private final AtomicBoolean publishRefusalReported = new AtomicBoolean();
     private final ReplicaAcks acks;
+    private final PipelineConnections acknowledged;
 
     RedisLockStore(RedisConnectionFactory redis, RedisKeys keys, GrantInbox inbox, long fenceRetentionMillis) {
         this(redis, keys, inbox, fenceRetentionMillis, ReplicaAcks.NONE);
@@ -50,6 +51,7 @@ final class RedisLockStore implements LockStore {
         this.fenceRetentionMillis = bytes(Long.toString(fenceRetentionMillis));
         this.inboxChannel = bytes(inbox.channel());
         this.acks = acks;
+        this.acknowledged = new PipelineConnections(redis);
     }
 
     @Override
@@ -73,7 +75,7 @@ final class RedisLockStore implements LockStore {
         if (!acks.enabled()) {
             return acquireResult(script.run(redis, 4, keysAndArgs));
         }
-        LockScripts.Acknowledged<List<?>> reply = script.runAndWait(redis, acks.replicas(), acks.timeoutMillis(), 4,
+        LockScripts.Acknowledged<List<?>> reply = script.runAndWait(acknowledged, acks.replicas(), acks.timeoutMillis(), 4,
                 keysAndArgs);
         AcquireResult result = acquireResult(reply.reply());
         if (result.acquired() && reply.replicas() < acks.replicas()) {
@@ -98,7 +100,7 @@ final class RedisLockStore implements LockStore {
         if (!acks.enabled()) {
             return LockScripts.EXTEND.<Long>run(redis, 1, keysAndArgs) == 1L;
         }
-        LockScripts.Acknowledged<Long> reply = LockScripts.EXTEND.runAndWait(redis, acks.replicas(),
+        LockScripts.Acknowledged<Long> reply = LockScripts.EXTEND.runAndWait(acknowledged, acks.replicas(),
                 acks.timeoutMillis(), 1, keysAndArgs);
         if (reply.reply() == 1L && reply.replicas() < acks.replicas()) {
             throw acks.shortfall(name, "renewed", reply.replicas());
@@ -203,6 +205,7 @@ final class RedisLockStore implements LockStore {
     @Override
     public void close() {
         inbox.close();
+        acknowledged.close();
     }
 
     /** The lock, fence, queue and waiters keys of lock {@code name}, followed by {@code args}. */

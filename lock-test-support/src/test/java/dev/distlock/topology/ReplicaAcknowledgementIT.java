@@ -1,0 +1,102 @@
+package dev.distlock.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.FencedLock;
+import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.test.CloseAfterEach;
+import dev.distlock.test.Poll;
+import dev.distlock.test.RedisInfo;
+import dev.distlock.test.RedisServer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Replica acknowledgement on a primary with one replica, through a Lettuce factory without a pool (Boot's
+ * default): the script and {@code WAIT} run on connections kept open between calls, never the shared one, and a
+ * kept connection the server dropped is replaced, not reused.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ReplicaAcknowledgementIT {
+
+    private static final Duration ACK_TIMEOUT = Duration.ofMillis(200);
+    private static final int ACQUISITIONS = 100;
+
+    private static RedisServer primary;
+    private static RedisServer replica;
+
+    @RegisterExtension
+    final CloseAfterEach closeables = new CloseAfterEach();
+
+    @BeforeAll
+    static void startPrimaryWithReplica() {
+        primary = RedisServer.start();
+        replica = RedisServer.builder().args("--replicaof", primary.host(), String.valueOf(primary.port())).start();
+        Poll.until("replica in sync", Duration.ofSeconds(30), () -> {
+            String replication = (String) primary.command("INFO", "replication");
+            return replication.contains("state=online") ? null : replication;
+        });
+    }
+
+    @AfterAll
+    static void stop() {
+        RedisServer.killAll(List.of(replica, primary));
+    }
+
+    @Test
+    void acknowledgedAcquisitionsReuseTheirConnectionsInsteadOfOpeningOneEach() throws Exception {
+        RedisLockRegistry registry = registry();
+        FencedLock lock = registry.obtain("job");
+        lock.lock(); // connects the shared and the hand-off connections
+        lock.unlock();
+        long connectionsBefore = connectionsReceived();
+
+        for (int i = 0; i < ACQUISITIONS; i++) {
+            assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+            lock.unlock();
+        }
+
+        assertThat(connectionsReceived() - connectionsBefore)
+                .as("connections opened for %d acknowledged acquisitions", ACQUISITIONS).isLessThanOrEqualTo(2);
+        assertThat(replica.command("GET", registry.keyOf("job") + ":fence")).as("the replica saw the holds").isNotNull();
+    }
+
+    @Test
+    void aKeptConnectionTheServerDroppedIsReplacedAndTheAcquisitionStillSucceeds() throws Exception {
+        FencedLock lock = registry().obtain("job");
+        lock.lock();
+        lock.unlock();
+
+        primary.command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes");
+
+        assertThat(lock.tryLock(Duration.ofSeconds(10))).as("acquired after the server dropped every client").isTrue();
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        lock.unlock();
+        assertThat(lock.tryLock(Duration.ofSeconds(10))).isTrue();
+        lock.unlock();
+    }
+
+    private RedisLockRegistry registry() {
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration(primary.host(), primary.port()));
+        factory.afterPropertiesSet();
+        factory.start();
+        closeables.push(factory::destroy);
+        RedisLockRegistry registry = RedisLockRegistry.builder(factory)
+                .replicaAcknowledgement(1, ACK_TIMEOUT).build();
+        closeables.push(registry);
+        return registry;
+    }
+
+    private static long connectionsReceived() {
+        return Long.parseLong(RedisInfo.field(primary.command("INFO", "stats"), "total_connections_received"));
+    }
+}
