@@ -2,6 +2,7 @@ package dev.distlock.benchmarks;
 
 import dev.distlock.benchmarks.contenders.Contenders;
 import dev.distlock.benchmarks.scenarios.Scenario;
+import dev.distlock.benchmarks.topologies.Topology;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +18,7 @@ import java.util.Set;
  * @param parts which parts run
  * @param scenarios the scenarios, in order
  * @param contenders the contenders' names, in the order each round runs them
+ * @param topologies the topologies distlock runs on in the topology comparison, in the order each round runs them
  * @param measurement the timed length of each measurement
  * @param warmup the untimed run before each measurement
  * @param warmupPass whether an untimed pass through every scenario and contender comes before the first round
@@ -27,7 +29,8 @@ import java.util.Set;
  * @param jmhQuick JMH in this JVM for a few hundred milliseconds: proves it runs, measures nothing
  * @param report where the Markdown report is written
  */
-public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<String> contenders, Duration measurement,
+public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<String> contenders,
+        List<String> topologies, Duration measurement,
         Duration warmup, boolean warmupPass, int rounds, int threads, int roundTripOperations, long memoryNames, boolean jmhQuick,
         Path report) {
 
@@ -40,16 +43,19 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         /** Retained heap over a million distinct names. */
         MEMORY,
         /** JMH: the annotation layer. */
-        JMH
+        JMH,
+        /** distlock's scenarios on one server, a cluster, a primary with replica acknowledgement and Redlock. */
+        TOPOLOGIES
     }
 
     static final String USAGE = """
             Options (defaults in brackets):
-              --parts scenarios,roundtrips,memory,jmh   parts to run [all]
+              --parts scenarios,roundtrips,memory,jmh,topologies   parts to run [all]
               --skip jmh,memory                         parts not to run [none]
               --scenarios 1,2,3,4                       scenarios [all]
               --contenders distlock,redisson,si-spin,si-pubsub,floor   contenders, run in this order [these]
                                                         (also distlock-fixed: a fixed lease, no watchdog)
+              --topologies single,cluster,acks,redlock  topologies of distlock, run in this order [these]
               --seconds 5                               timed length of each measurement, decimals allowed [5]
               --warmup 1                                untimed run before each measurement [seconds/5, 0.1 to 1]
               --no-warmup-pass                          skip the untimed pass through everything before round 1
@@ -75,6 +81,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         Set<Part> parts = EnumSet.allOf(Part.class);
         List<Scenario> scenarios = List.of(Scenario.values());
         List<String> contenders = Contenders.NAMES;
+        List<String> topologies = Topology.NAMES;
         Duration measurement = Duration.ofSeconds(5);
         Duration warmup = null;
         boolean warmupPass = true;
@@ -103,7 +110,9 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
                 case "--skip" -> parts.removeAll(parts(value));
                 case "--scenarios" -> scenarios = list(value).stream().map(n -> Scenario.of(Integer.parseInt(n)))
                         .toList();
-                case "--contenders" -> contenders = contenders(value);
+                case "--contenders" -> contenders = known("contender", list(value), Contenders.NAMES,
+                        Contenders.EXTRA_NAMES);
+                case "--topologies" -> topologies = known("topology", list(value), Topology.NAMES, List.of());
                 case "--seconds" -> measurement = seconds(value);
                 case "--warmup" -> warmup = seconds(value);
                 case "--rounds" -> rounds = positive(option, value);
@@ -118,7 +127,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
             long fifth = measurement.toMillis() / 5;
             warmup = Duration.ofMillis(Math.max(100, Math.min(1000, fifth)));
         }
-        return new BenchmarkOptions(Set.copyOf(parts), scenarios, contenders, measurement, warmup, warmupPass, rounds, threads,
+        return new BenchmarkOptions(Set.copyOf(parts), scenarios, contenders, topologies, measurement, warmup, warmupPass, rounds, threads,
                 roundTripOperations, memoryNames, jmhQuick, report);
     }
 
@@ -153,12 +162,11 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         return parts;
     }
 
-    private static List<String> contenders(String value) {
-        List<String> names = list(value);
+    private static List<String> known(String what, List<String> names, List<String> known, List<String> extra) {
         for (String name : names) {
-            if (!Contenders.NAMES.contains(name) && !Contenders.EXTRA_NAMES.contains(name)) {
-                throw new IllegalArgumentException("unknown contender '" + name + "'; known: " + Contenders.NAMES
-                        + " and " + Contenders.EXTRA_NAMES);
+            if (!known.contains(name) && !extra.contains(name)) {
+                throw new IllegalArgumentException("unknown " + what + " '" + name + "'; known: " + known
+                        + (extra.isEmpty() ? "" : " and " + extra));
             }
         }
         return names;

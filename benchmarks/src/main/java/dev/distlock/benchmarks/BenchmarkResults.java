@@ -20,9 +20,12 @@ import java.util.Map;
  * @param roundTrips the MONITOR counts per contender
  * @param memory the memory checks
  * @param jmh the annotation benchmarks
+ * @param topologies each topology's name and description, in run order
+ * @param topologyMeasurements distlock's scenario measurements on those topologies, in the order they ran
  * @param loadAtEnd the load averages when the run ended
  */
 public record BenchmarkResults(BenchmarkOptions options, LocalDate date, MachineInfo machine,
         Map<String, String> contenders, List<Measurement> measurements, List<RoundTrips> roundTrips,
-        List<MemoryResult> memory, List<JmhResult> jmh, String loadAtEnd) {
+        List<MemoryResult> memory, List<JmhResult> jmh,
+        Map<String, String> topologies, List<Measurement> topologyMeasurements, String loadAtEnd) {
 }

@@ -15,6 +15,7 @@ import dev.distlock.benchmarks.report.MachineInfo;
 import dev.distlock.benchmarks.scenarios.Measurement;
 import dev.distlock.benchmarks.scenarios.MeasurementRunner;
 import dev.distlock.benchmarks.scenarios.Scenario;
+import dev.distlock.benchmarks.topologies.Topology;
 import dev.distlock.memory.InMemoryLockRegistry;
 import dev.distlock.memory.InMemoryLockStore;
 import dev.distlock.redis.RedisLockRegistry;
@@ -30,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -64,13 +66,16 @@ public final class BenchmarkRun {
             }
             MachineInfo machine = MachineInfo.collect(stats.serverVersion());
             say("%s at %s, load average %s", machine.redis(), server.uri(), machine.loadAtStart());
-            List<Measurement> measurements = options.runs(Part.SCENARIOS) ? scenarios(contenders, stats) : List.of();
+            List<Measurement> measurements = options.runs(Part.SCENARIOS)
+                    ? interleaved(contenders, contender -> stats) : List.of();
             List<RoundTrips> roundTrips = options.runs(Part.ROUNDTRIPS)
                     ? roundTrips(contenders, server, control, stats) : List.of();
             List<MemoryResult> memory = options.runs(Part.MEMORY) ? memory(address, stats) : List.of();
             List<JmhResult> jmh = options.runs(Part.JMH) ? jmh() : List.of();
+            Map<String, String> topologyDescriptions = new LinkedHashMap<>();
+            List<Measurement> topologies = options.runs(Part.TOPOLOGIES) ? topologies(topologyDescriptions) : List.of();
             return new BenchmarkResults(options, LocalDate.now(), machine, descriptions, measurements, roundTrips,
-                    memory, jmh, MachineInfo.loadAverage());
+                    memory, jmh, topologyDescriptions, topologies, MachineInfo.loadAverage());
         }
     }
 
@@ -78,27 +83,31 @@ public final class BenchmarkRun {
      * Every round runs every scenario, and every scenario every contender in turn: A B C D, then B C D A in the next
      * round, so that no contender always runs first. An untimed pass through everything comes first, so that the
      * first measured contender does not pay for the JIT compiling the code all of them share (Lettuce, Netty).
+     *
+     * @param statsOf the counters of the servers a contender runs on
      */
-    private List<Measurement> scenarios(List<Contender> contenders, RedisStats stats) throws InterruptedException {
+    private <C extends Contender> List<Measurement> interleaved(List<C> contenders, Function<C, RedisStats> statsOf)
+            throws InterruptedException {
         if (options.warmupPass()) {
-            MeasurementRunner warmupPass = new MeasurementRunner(stats, Duration.ZERO, options.warmup());
+            MeasurementRunner warmupPass = new MeasurementRunner(Duration.ZERO, options.warmup());
             for (Scenario scenario : options.scenarios()) {
-                for (Contender contender : contenders) {
-                    stats.flushAll();
-                    warmupPass.run(contender, scenario, options.threads(), 0);
+                for (C contender : contenders) {
+                    statsOf.apply(contender).flushAll();
+                    warmupPass.run(contender, statsOf.apply(contender), scenario, options.threads(), 0);
                 }
             }
             say("warm-up pass done");
         }
-        MeasurementRunner runner = new MeasurementRunner(stats, options.warmup(), options.measurement());
+        MeasurementRunner runner = new MeasurementRunner(options.warmup(), options.measurement());
         List<Measurement> measurements = new ArrayList<>();
         for (int round = 1; round <= options.rounds(); round++) {
-            List<Contender> order = new ArrayList<>(contenders);
+            List<C> order = new ArrayList<>(contenders);
             Collections.rotate(order, -(round - 1));
             for (Scenario scenario : options.scenarios()) {
-                for (Contender contender : order) {
+                for (C contender : order) {
+                    RedisStats stats = statsOf.apply(contender);
                     stats.flushAll();
-                    Measurement m = runner.run(contender, scenario, options.threads(), round);
+                    Measurement m = runner.run(contender, stats, scenario, options.threads(), round);
                     measurements.add(m);
                     say("round %d/%d, scenario %d, %-14s %9.0f ops/s, p99 %7.2f ms, exclusion %s%s",
                             round, options.rounds(), scenario.number(), contender.name(), m.opsPerSecond(),
@@ -109,6 +118,23 @@ public final class BenchmarkRun {
             }
         }
         return measurements;
+    }
+
+    /** distlock on every topology the options name, all started before the first round and stopped after the last. */
+    private List<Measurement> topologies(Map<String, String> descriptions) throws InterruptedException {
+        List<Topology> topologies = new ArrayList<>();
+        try {
+            for (String name : options.topologies()) {
+                Topology topology = Topology.start(name);
+                topologies.add(topology);
+                descriptions.put(name, topology.description());
+                say("topology %s started", name);
+            }
+            return interleaved(topologies, Topology::stats);
+        } finally {
+            Collections.reverse(topologies);
+            topologies.forEach(Topology::close);
+        }
     }
 
     private List<RoundTrips> roundTrips(List<Contender> contenders, RedisServer server, RespClient control,

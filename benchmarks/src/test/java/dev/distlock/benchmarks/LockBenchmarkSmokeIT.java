@@ -8,13 +8,16 @@ import dev.distlock.benchmarks.redis.RoundTrips;
 import dev.distlock.benchmarks.report.MarkdownReport;
 import dev.distlock.benchmarks.scenarios.Measurement;
 import dev.distlock.benchmarks.scenarios.Scenario;
+import dev.distlock.benchmarks.topologies.Topology;
+import java.util.List;
+import java.util.stream.Stream;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * The whole harness in a few seconds of measurement: every contender in every scenario, the round-trip count,
- * a small memory check and JMH in-process. It proves the harness works and that every contender kept mutual
+ * a small memory check, JMH in-process and distlock on every topology. It proves the harness works and that every contender kept mutual
  * exclusion; it asserts nothing about speed.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -28,7 +31,8 @@ class LockBenchmarkSmokeIT {
         BenchmarkResults results = new BenchmarkRun(options, System.out).run();
 
         assertThat(results.measurements()).hasSize(Scenario.values().length * Contenders.NAMES.size());
-        for (Measurement m : results.measurements()) {
+        assertThat(results.topologyMeasurements()).hasSize(Scenario.values().length * Topology.NAMES.size());
+        for (Measurement m : concat(results.measurements(), results.topologyMeasurements())) {
             String what = m.contender() + " in scenario " + m.scenario().number();
             assertThat(m.exclusionHeld()).as(what + " kept mutual exclusion").isTrue();
             assertThat(m.errors()).as(what + " threw nothing; first: " + m.firstError()).isZero();
@@ -38,6 +42,10 @@ class LockBenchmarkSmokeIT {
         assertThat(results.roundTrips()).extracting(RoundTrips::contender).containsExactlyElementsOf(Contenders.NAMES);
         assertThat(results.roundTrips()).allSatisfy(c -> assertThat(c.roundTripsPerOp()).isPositive());
         assertThat(results.memory()).hasSize(2);
+        assertThat(results.topologyMeasurements())
+                .filteredOn(m -> m.contender().equals("cluster") && m.scenario() == Scenario.HAND_OFF)
+                .as("hand-off notices on the cluster travel over the cluster bus")
+                .allSatisfy(m -> assertThat(m.redis().busPublishes()).isPositive());
         assertThat(results.jmh()).extracting(JmhResult::benchmark)
                 .containsExactlyInAnyOrder("annotated", "direct", "keyEvaluation");
 
@@ -46,6 +54,10 @@ class LockBenchmarkSmokeIT {
             assertThat(report).contains("### Scenario " + scenario.number() + ":");
         }
         assertThat(report).contains("### Targets (distlock)", "### Round trips", "### Annotation layer",
-                "### Memory", "held in all 20 measurements");
+                "### Memory", "held in all 20 measurements", "### Topologies");
+    }
+
+    private static List<Measurement> concat(List<Measurement> first, List<Measurement> second) {
+        return Stream.concat(first.stream(), second.stream()).toList();
     }
 }

@@ -2,8 +2,10 @@ package dev.distlock.benchmarks.contenders;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
+import dev.distlock.core.support.StoreLockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -44,12 +46,20 @@ public final class DistlockContender implements Contender {
     public LockClient newClient() {
         LettuceConnectionFactory factory = redis.newConnectionFactory();
         RedisLockRegistry registry = RedisLockRegistry.builder(factory).keyPrefix("bench-distlock").build();
-        // fencing tokens are read on every acquisition, as a user of fencing would
-        LongAdder tokens = new LongAdder();
         Function<String, FencedLock> obtain = watchdog ? registry::obtain : key -> registry.obtain(key, FIXED_LEASE);
+        return client(registry, obtain, List.of(factory));
+    }
+
+    /**
+     * A client of {@code registry} that reads every acquisition's fencing token, as a user of fencing would; closing
+     * it closes the registry, then the connection factories.
+     */
+    public static LockClient client(StoreLockRegistry registry, Function<String, FencedLock> obtain,
+            List<LettuceConnectionFactory> factories) {
+        LongAdder tokens = new LongAdder();
         return new LockObjectClient<>(obtain, lock -> tokens.add(lock.fencingToken()), () -> {
             registry.close();
-            factory.destroy();
+            factories.forEach(LettuceConnectionFactory::destroy);
         });
     }
 }

@@ -7,6 +7,7 @@ import dev.distlock.benchmarks.memory.MemoryResult;
 import dev.distlock.benchmarks.memory.MemoryResult.Checkpoint;
 import dev.distlock.benchmarks.redis.RoundTrips;
 import dev.distlock.benchmarks.scenarios.Scenario;
+import dev.distlock.benchmarks.topologies.Topology;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,7 @@ public final class MarkdownReport {
         roundTrips();
         jmh();
         memory();
+        topologies();
         return out.toString();
     }
 
@@ -226,6 +228,46 @@ public final class MarkdownReport {
                     + " s |");
         }
         line();
+    }
+
+    private void topologies() {
+        if (results.topologyMeasurements().isEmpty()) {
+            return;
+        }
+        line("### Topologies");
+        line();
+        line("distlock with its default settings (renewed 30 s lease, fencing tokens read) in the same scenarios, on "
+                + "servers the run starts on loopback ports. Ratios are to `" + Topology.BASELINE + "` in the same "
+                + "round. Redis figures are summed over the servers named below, per lock+unlock; cluster-bus "
+                + "publishes are the `PUBLISH` messages the primaries sent each other (`CLUSTER INFO`).");
+        line();
+        line("| topology | what runs |");
+        line("| --- | --- |");
+        results.topologies().forEach((name, description) -> line("| " + name + " | " + description + " |"));
+        line();
+        Summaries.of(results.topologyMeasurements(), Topology.BASELINE).byScenario().forEach((scenario, rows) -> {
+            int threads = rows.get(0).rounds().get(0).workload().threads();
+            line("Scenario " + scenario.number() + ": " + scenario.title(threads));
+            line();
+            line("| topology | ops/s | × " + Topology.BASELINE + " | acquire p50 | p99 | p99.9 | Redis cmds/op "
+                    + "| bus publishes/op | Redis CPU µs/op | exclusion |");
+            line("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+            for (ScenarioSummary row : rows) {
+                line("| " + row.contender() + " | " + Format.number(row.opsPerSecond(), 0) + " | "
+                        + Format.ratio(row.ratio(), row.ratioMin(), row.ratioMax()) + " | "
+                        + Format.millis(row.waitMillis(50)) + " | " + Format.millis(row.waitMillis(99)) + " | "
+                        + Format.millis(row.waitMillis(99.9)) + " | " + Format.number(row.commandsPerOp(), 1) + " | "
+                        + Format.number(row.busPublishesPerOp(), 1) + " | "
+                        + Format.number(row.redisCpuMicrosPerOp(), 1) + " | "
+                        + (row.exclusionHeld() ? "ok" : "**VIOLATED**") + " |");
+            }
+            line();
+            for (ScenarioSummary row : rows) {
+                line("- " + row.contender() + ": " + commandMix(row));
+            }
+            notes(rows);
+            line();
+        });
     }
 
     private static String mib(Checkpoint checkpoint) {

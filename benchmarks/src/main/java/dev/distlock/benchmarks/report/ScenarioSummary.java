@@ -13,7 +13,7 @@ import org.HdrHistogram.Histogram;
  * @param scenario the scenario
  * @param contender the contender's name
  * @param rounds its measurements, one per round
- * @param ratios its ops/s divided by the floor's of the same round, per round; empty without a floor
+ * @param ratios its ops/s divided by the baseline's (the floor's) of the same round, per round; empty without one
  */
 public record ScenarioSummary(Scenario scenario, String contender, List<Measurement> rounds, List<Double> ratios) {
 
@@ -22,17 +22,17 @@ public record ScenarioSummary(Scenario scenario, String contender, List<Measurem
         return rounds.stream().mapToDouble(Measurement::opsPerSecond).average().orElse(0);
     }
 
-    /** Mean ratio to the floor, NaN without a floor. */
+    /** Mean ratio to the baseline, NaN without one. */
     public double ratio() {
         return ratios.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
     }
 
-    /** Lowest per-round ratio to the floor. */
+    /** Lowest per-round ratio to the baseline. */
     public double ratioMin() {
         return ratios.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
     }
 
-    /** Highest per-round ratio to the floor. */
+    /** Highest per-round ratio to the baseline. */
     public double ratioMax() {
         return ratios.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
     }
@@ -72,6 +72,11 @@ public record ScenarioSummary(Scenario scenario, String contender, List<Measurem
     /** Redis CPU microseconds per lock+unlock. */
     public double redisCpuMicrosPerOp() {
         return entries() == 0 ? 0 : redis().cpuSeconds() * 1e6 / entries();
+    }
+
+    /** Cluster-bus {@code PUBLISH} messages per lock+unlock; 0 outside a cluster. */
+    public double busPublishesPerOp() {
+        return entries() == 0 ? 0 : redis().busPublishes() / (double) entries();
     }
 
     /** Whether mutual exclusion held in every round. */

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Groups measurements by scenario and contender and takes every ratio against the floor of the same round. */
+/** Groups measurements by scenario and contender and takes every ratio against a baseline of the same round. */
 public final class Summaries {
 
     private final Map<Scenario, List<ScenarioSummary>> byScenario;
@@ -18,8 +18,13 @@ public final class Summaries {
         this.byScenario = byScenario;
     }
 
-    /** Summarises {@code measurements}, keeping the order in which scenarios and contenders ran. */
+    /** Summarises {@code measurements} with ratios to the floor, keeping the order in which they ran. */
     public static Summaries of(List<Measurement> measurements) {
+        return of(measurements, Contenders.FLOOR);
+    }
+
+    /** Summarises {@code measurements} with ratios to the contender called {@code baseline}. */
+    public static Summaries of(List<Measurement> measurements, String baseline) {
         Map<Scenario, Map<String, List<Measurement>>> grouped = new LinkedHashMap<>();
         for (Measurement m : measurements) {
             grouped.computeIfAbsent(m.scenario(), s -> new LinkedHashMap<>())
@@ -27,10 +32,10 @@ public final class Summaries {
         }
         Map<Scenario, List<ScenarioSummary>> summaries = new LinkedHashMap<>();
         grouped.forEach((scenario, byContender) -> {
-            List<Measurement> floor = byContender.getOrDefault(Contenders.FLOOR, List.of());
+            List<Measurement> base = byContender.getOrDefault(baseline, List.of());
             List<ScenarioSummary> rows = new ArrayList<>();
             byContender.forEach((contender, rounds) -> rows.add(
-                    new ScenarioSummary(scenario, contender, rounds, ratios(rounds, floor))));
+                    new ScenarioSummary(scenario, contender, rounds, ratios(rounds, base))));
             summaries.put(scenario, rows);
         });
         return new Summaries(summaries);
@@ -47,10 +52,10 @@ public final class Summaries {
                 .filter(summary -> summary.contender().equals(contender)).findFirst();
     }
 
-    private static List<Double> ratios(List<Measurement> rounds, List<Measurement> floor) {
+    private static List<Double> ratios(List<Measurement> rounds, List<Measurement> base) {
         List<Double> ratios = new ArrayList<>();
         for (Measurement m : rounds) {
-            floor.stream().filter(f -> f.round() == m.round() && f.opsPerSecond() > 0).findFirst()
+            base.stream().filter(f -> f.round() == m.round() && f.opsPerSecond() > 0).findFirst()
                     .ifPresent(f -> ratios.add(m.opsPerSecond() / f.opsPerSecond()));
         }
         return ratios;

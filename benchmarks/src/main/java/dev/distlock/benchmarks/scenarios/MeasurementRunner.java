@@ -18,7 +18,6 @@ public final class MeasurementRunner {
 
     private static final long STUCK_AFTER_MILLIS = TimeUnit.MINUTES.toMillis(1);
 
-    private final RedisStats stats;
     private final Duration warmup;
     private final Duration duration;
 
@@ -26,14 +25,16 @@ public final class MeasurementRunner {
      * @param warmup untimed run before each measurement, with the same clients
      * @param duration the timed run
      */
-    public MeasurementRunner(RedisStats stats, Duration warmup, Duration duration) {
-        this.stats = stats;
+    public MeasurementRunner(Duration warmup, Duration duration) {
         this.warmup = warmup;
         this.duration = duration;
     }
 
-    /** Measures {@code contender} in {@code scenario} with {@code threads} threads where the scenario lets it vary. */
-    public Measurement run(Contender contender, Scenario scenario, int threads, int round)
+    /**
+     * Measures {@code contender} in {@code scenario} with {@code threads} threads where the scenario lets it vary,
+     * reading {@code stats} of the servers it runs on.
+     */
+    public Measurement run(Contender contender, RedisStats stats, Scenario scenario, int threads, int round)
             throws InterruptedException {
         Workload workload = scenario.workload(threads);
         String keys = "bench:r" + round + ":s" + scenario.number() + ":" + contender.name();
