@@ -34,7 +34,10 @@ public final class MarkdownReport {
 
     private String render() {
         header();
-        targets();
+        if (!results.measurements().isEmpty()) {
+            comparison();
+            targets();
+        }
         summaries.byScenario().forEach(this::scenario);
         roundTrips();
         jmh();
@@ -55,13 +58,18 @@ public final class MarkdownReport {
         line("- Each measurement: " + seconds(options.measurement().toMillis()) + " timed after "
                 + seconds(options.warmup().toMillis()) + " of warm-up on the same clients, fresh keys, Redis flushed "
                 + "before; " + (options.warmupPass() ? "an untimed pass through every scenario and contender first; " : "")
-                + options.rounds()
-                + " rounds, contenders interleaved within every scenario of every round in the order "
-                + String.join(", ", results.contenders().keySet()) + ", rotated by one each round.");
-        line("- Ratios are to the floor's ops/s in the same round: mean (lowest–highest round). Latency is the "
-                + "acquire wait, waits unfinished at the deadline included, over all rounds. Fairness is the fewest "
-                + "acquisitions of a thread divided by the most (worst round). Redis commands include those run "
-                + "inside scripts (`INFO commandstats` deltas); Redis CPU is `used_cpu_sys + used_cpu_user`.");
+                + options.rounds() + " rounds, contenders interleaved within every scenario of every round, rotated "
+                + "by one each round.");
+        line("- Ratios: mean (lowest–highest round) of the ops/s divided by the baseline's in the same round. "
+                + "Latency is the acquire wait, waits unfinished at the deadline included, over all rounds. Fairness "
+                + "is the fewest acquisitions of a thread divided by the most (worst round). Redis commands include "
+                + "those run inside scripts (`INFO commandstats` deltas); Redis CPU is "
+                + "`used_cpu_sys + used_cpu_user`.");
+        line();
+    }
+
+    private void comparison() {
+        line("Contenders, in the order of the first round; ratios are to the floor:");
         line();
         line("| contender | what runs |");
         line("| --- | --- |");
@@ -247,7 +255,7 @@ public final class MarkdownReport {
         line();
         Summaries.of(results.topologyMeasurements(), Topology.BASELINE).byScenario().forEach((scenario, rows) -> {
             int threads = rows.get(0).rounds().get(0).workload().threads();
-            line("Scenario " + scenario.number() + ": " + scenario.title(threads));
+            line("**Scenario " + scenario.number() + "**: " + scenario.title(threads));
             line();
             line("| topology | ops/s | × " + Topology.BASELINE + " | acquire p50 | p99 | p99.9 | Redis cmds/op "
                     + "| bus publishes/op | Redis CPU µs/op | exclusion |");
