@@ -100,8 +100,8 @@ public final class InMemoryLockStore implements LockStore {
     public synchronized AcquireResult leaveQueue(String name, String token, long leaseMillis) {
         long now = clock.millis();
         leave(name, token);
-        Held current = live(name, now);
-        if (current != null && current.token().equals(token)) {
+        Held current = heldBy(name, token, now);
+        if (current != null) {
             holds.put(name, current.withExpiry(now + leaseMillis));
             return AcquireResult.acquired(current.fencingToken(), now);
         }
@@ -132,8 +132,8 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public synchronized boolean extend(String name, String token, long leaseMillis) {
         long now = clock.millis();
-        Held current = live(name, now);
-        if (current == null || !current.token().equals(token)) {
+        Held current = heldBy(name, token, now);
+        if (current == null) {
             return false;
         }
         holds.put(name, current.withExpiry(now + leaseMillis));
@@ -143,8 +143,8 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public synchronized boolean raiseFence(String name, String token, long fencingToken) {
         long now = clock.millis();
-        Held current = live(name, now);
-        if (current == null || !current.token().equals(token)) {
+        Held current = heldBy(name, token, now);
+        if (current == null) {
             return false;
         }
         Fence last = fences.get(name);
@@ -159,8 +159,8 @@ public final class InMemoryLockStore implements LockStore {
     @Override
     public synchronized long remainingLeaseMillis(String name, String token) {
         long now = clock.millis();
-        Held current = live(name, now);
-        if (current == null || !current.token().equals(token)) {
+        Held current = heldBy(name, token, now);
+        if (current == null) {
             return -1;
         }
         return current.expiresAt() == Long.MAX_VALUE ? Long.MAX_VALUE : current.expiresAt() - now;
@@ -312,6 +312,12 @@ public final class InMemoryLockStore implements LockStore {
         if (waiters != null && waiters.remove(token) != null && waiters.isEmpty()) {
             queues.remove(name);
         }
+    }
+
+    /** The live hold of {@code name} if {@code token} owns it, else {@code null}. */
+    private Held heldBy(String name, String token, long now) {
+        Held current = live(name, now);
+        return current != null && current.token().equals(token) ? current : null;
     }
 
     private Held live(String name, long now) {
