@@ -30,9 +30,8 @@ import java.util.Set;
  * @param report where the Markdown report is written
  */
 public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<String> contenders,
-        List<String> topologies, Duration measurement,
-        Duration warmup, boolean warmupPass, int rounds, int threads, int roundTripOperations, long memoryNames, boolean jmhQuick,
-        Path report) {
+        List<String> topologies, Duration measurement, Duration warmup, boolean warmupPass, int rounds, int threads,
+        int roundTripOperations, long memoryNames, boolean jmhQuick, Path report) {
 
     /** The parts of a run. */
     public enum Part {
@@ -127,8 +126,8 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
             long fifth = measurement.toMillis() / 5;
             warmup = Duration.ofMillis(Math.max(100, Math.min(1000, fifth)));
         }
-        return new BenchmarkOptions(Set.copyOf(parts), scenarios, contenders, topologies, measurement, warmup, warmupPass, rounds, threads,
-                roundTripOperations, memoryNames, jmhQuick, report);
+        return new BenchmarkOptions(Set.copyOf(parts), scenarios, contenders, topologies, measurement, warmup,
+                warmupPass, rounds, threads, roundTripOperations, memoryNames, jmhQuick, report);
     }
 
     /** {@code benchmark-report.md} in the module's {@code target} directory, wherever the command runs from. */

@@ -79,7 +79,7 @@ public final class RedisLockRegistry extends StoreLockRegistry {
 
         /**
          * The prefix of every key (default {@code distlock}); a colon separates it from the rest. Empty for
-         * none. It must not contain {@code {}} or {@code }}.
+         * none. It must not contain a brace (<code>&#123;</code> or <code>&#125;</code>).
          */
         public Builder keyPrefix(String keyPrefix) {
             new RedisKeys(keyPrefix);

@@ -71,7 +71,10 @@ public final class RedlockLockRegistry extends StoreLockRegistry {
             this.nodes = new ArrayList<>(nodes);
         }
 
-        /** The prefix of every key on every server (default {@code distlock}); it must not contain {@code {}} or {@code }}. */
+        /**
+         * The prefix of every key on every server (default {@code distlock}); it must not contain a brace
+         * (<code>&#123;</code> or <code>&#125;</code>).
+         */
         public Builder keyPrefix(String keyPrefix) {
             RedisLockStores.checkKeyPrefix(keyPrefix);
             this.keyPrefix = keyPrefix;

@@ -68,7 +68,8 @@ final class RedlockLockStore implements LockStore {
         List<Answer<AcquireResult>> taken = answers.matching(AcquireResult::acquired);
         if (taken.size() >= quorum) {
             long fence = taken.stream().mapToLong(answer -> answer.value().fencingToken()).max().orElseThrow();
-            if (fenceBinding(name, token, fence, taken) && System.nanoTime() < LeaseTiming.validUntil(sent, leaseMillis)) {
+            if (fenceBinding(name, token, fence, taken)
+                    && System.nanoTime() < LeaseTiming.validUntil(sent, leaseMillis)) {
                 return AcquireResult.acquired(fence,
                         taken.stream().mapToLong(answer -> answer.value().serverTimeMillis()).max().orElseThrow());
             }
@@ -179,8 +180,8 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public Map<String, String> announcement(String instance) {
-        return onNodes(allNodes(), node -> node.announcement(instance)).values().stream().filter(map -> !map.isEmpty())
-                .findFirst().orElse(Map.of());
+        return onNodes(allNodes(), node -> node.announcement(instance)).values().stream()
+                .filter(map -> !map.isEmpty()).findFirst().orElse(Map.of());
     }
 
     /** Too few answers is worth another try within the wait: nodes come back, slow ones answer. */
@@ -211,7 +212,8 @@ final class RedlockLockStore implements LockStore {
         for (int i = 0; i < futures.size(); i++) {
             Future<T> future = futures.get(i);
             try {
-                answers.add(indexes.get(i), future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+                long left = Math.max(0, deadline - System.nanoTime());
+                answers.add(indexes.get(i), future.get(left, TimeUnit.NANOSECONDS));
             } catch (ExecutionException failed) {
                 answers.fail(failed.getCause());
             } catch (TimeoutException slow) {
@@ -267,9 +269,9 @@ final class RedlockLockStore implements LockStore {
         /** Fails if fewer nodes than a majority answered, saying how many did and why the others did not. */
         void requireQuorum() {
             if (answers.size() < quorum) {
-                throw new QuorumException("Redlock: " + answers.size() + " of " + nodes + " nodes answered, " + quorum + " needed; first failure: "
-                        + (failures.isEmpty() ? "none" : LockBackendException.innermostMessage(failures.get(0))),
-                        failures);
+                String first = failures.isEmpty() ? "none" : LockBackendException.innermostMessage(failures.get(0));
+                throw new QuorumException("Redlock: " + answers.size() + " of " + nodes + " nodes answered, " + quorum
+                        + " needed; first failure: " + first, failures);
             }
         }
     }
