@@ -3,38 +3,64 @@ package dev.distlock.topology;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.test.RedisBinary;
 import dev.distlock.test.contract.QueuedLockRegistryContract;
 import dev.distlock.test.sentinel.RedisSentinelExtension;
+import dev.distlock.test.sentinel.RedisSentinelSet;
 import java.time.Duration;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
-/** The lock contract on a Sentinel set (1 primary, 1 replica, 3 sentinels) through Lettuce. */
-class SentinelLockRegistryContractIT extends QueuedLockRegistryContract {
+/** The lock contract on a Sentinel set (1 primary, 1 replica, 3 sentinels) through Lettuce; subclasses choose the server. */
+abstract class SentinelLockRegistryContractIT extends QueuedLockRegistryContract {
 
-    @RegisterExtension
-    static final RedisSentinelExtension redis = new RedisSentinelExtension();
+    abstract RedisSentinelSet sentinelSet();
 
     @Override
     protected LockRegistry newRegistry(LockListener listener, Duration maxPollInterval) {
-        RedisConnectionFactory factory = TopologyConnections.lettuceSentinel(redis.sentinelSet(), Duration.ofSeconds(5));
+        RedisConnectionFactory factory = TopologyConnections.lettuceSentinel(sentinelSet(), Duration.ofSeconds(5));
         closeAfterTest(((DisposableBean) factory)::destroy);
         return RedisLockRegistry.builder(factory).listener(listener).maxPollInterval(maxPollInterval).build();
     }
 
     @Override
     protected void deleteFromOutside(LockRegistry registry, String name) {
-        redis.sentinelSet().primary().command("DEL", ((RedisLockRegistry) registry).keyOf(name));
+        sentinelSet().primary().command("DEL", ((RedisLockRegistry) registry).keyOf(name));
     }
 
     @Override
     protected long waitersQueued(LockRegistry registry, String name) {
-        return (Long) redis.sentinelSet().primary().command("LLEN", ((RedisLockRegistry) registry).keyOf(name) + ":queue");
+        return (Long) sentinelSet().primary().command("LLEN", ((RedisLockRegistry) registry).keyOf(name) + ":queue");
     }
 
     @Override
     protected void overwriteFromOutside(LockRegistry registry, String name, String value) {
-        redis.sentinelSet().primary().command("SET", ((RedisLockRegistry) registry).keyOf(name), value);
+        sentinelSet().primary().command("SET", ((RedisLockRegistry) registry).keyOf(name), value);
+    }
+
+    /** Redis 7.0. */
+    static class RedisIT extends SentinelLockRegistryContractIT {
+
+        @RegisterExtension
+        static final RedisSentinelExtension redis = new RedisSentinelExtension();
+
+        @Override
+        RedisSentinelSet sentinelSet() {
+            return redis.sentinelSet();
+        }
+    }
+
+    /** Valkey 8.0 (the binary comes from {@code .ci/fetch-redis-servers}). */
+    static class ValkeyIT extends SentinelLockRegistryContractIT {
+
+        @RegisterExtension
+        static final RedisSentinelExtension redis = new RedisSentinelExtension(
+                RedisSentinelSet.builder().binary(RedisBinary.named(RedisBinary.VALKEY_8_0)));
+
+        @Override
+        RedisSentinelSet sentinelSet() {
+            return redis.sentinelSet();
+        }
     }
 }
