@@ -13,10 +13,13 @@ import org.springframework.boot.actuate.health.Health;
  */
 public class Boot3DistlockHealthIndicator extends AbstractHealthIndicator {
 
-    private final DistlockHealthCheck check;
+    private final HealthCheck check;
 
-    /** Reports what {@code check} finds. */
-    public Boot3DistlockHealthIndicator(DistlockHealthCheck check) {
+    /**
+     * Reports what {@code check} finds: {@link DistlockHealthCheck} for one Redis, {@link RedlockHealthCheck}
+     * for Redlock's servers.
+     */
+    public Boot3DistlockHealthIndicator(HealthCheck check) {
         super("Distributed lock health check failed");
         this.check = Objects.requireNonNull(check, "check");
     }

@@ -11,9 +11,9 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -28,17 +28,35 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
         afterName = "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration")
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class, RedisConnectionFactory.class })
 @ConditionalOnBean(LockRegistry.class)
-@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-// the in-memory store has no backend to check
-@ConditionalOnProperty(name = "distlock.store", havingValue = "redis", matchIfMissing = true)
 public final class DistlockBoot3HealthAutoConfiguration {
 
-    @Bean
-    @ConditionalOnEnabledHealthIndicator("distlock")
-    @ConditionalOnMissingBean(name = "distlockHealthIndicator")
-    Boot3DistlockHealthIndicator distlockHealthIndicator(RedisConnectionFactory redisConnectionFactory,
-            ObjectProvider<RedisLockRegistry> registry, ObjectProvider<DistlockProperties> properties) {
-        return new Boot3DistlockHealthIndicator(DistlockHealthCheck.of(redisConnectionFactory, registry.getIfUnique(),
-                DistlockActuatorAutoConfiguration.keyPrefix(properties)));
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+    // the in-memory store has no backend to check, Redlock's servers are not the application's Redis
+    @ConditionalOnLockStore(DistlockProperties.Store.REDIS)
+    static class RedisHealthConfiguration {
+
+        @Bean
+        @ConditionalOnEnabledHealthIndicator("distlock")
+        @ConditionalOnMissingBean(name = "distlockHealthIndicator")
+        Boot3DistlockHealthIndicator distlockHealthIndicator(RedisConnectionFactory redisConnectionFactory,
+                ObjectProvider<RedisLockRegistry> registry, ObjectProvider<DistlockProperties> properties) {
+            return new Boot3DistlockHealthIndicator(DistlockHealthCheck.of(redisConnectionFactory,
+                    registry.getIfUnique(), DistlockActuatorAutoConfiguration.keyPrefix(properties)));
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.lettuce.core.RedisURI") // what RedlockNodes connects with
+    @ConditionalOnLockStore(DistlockProperties.Store.REDLOCK)
+    @ConditionalOnBean(RedlockNodes.class)
+    static class RedlockHealthConfiguration {
+
+        @Bean
+        @ConditionalOnEnabledHealthIndicator("distlock")
+        @ConditionalOnMissingBean(name = "distlockHealthIndicator")
+        Boot3DistlockHealthIndicator distlockHealthIndicator(RedlockNodes nodes) {
+            return new Boot3DistlockHealthIndicator(DistlockActuatorAutoConfiguration.redlockHealthCheck(nodes));
+        }
     }
 }

@@ -21,11 +21,12 @@ import org.springframework.data.redis.core.script.RedisScript;
  *   <li>UP otherwise, with the server version and role, and a warning when {@code maxmemory-policy} can
  *   evict lock keys (see {@link MaxmemoryPolicy}).</li>
  * </ul>
- * It writes no key; the only message it may publish goes to a channel nobody listens on.
+ * It writes no key; the only message it may publish goes to a channel nobody listens on. For the servers of
+ * Redlock, which publish nothing, {@link #withoutHandOffs} leaves the channel check out.
  *
  * @since 0.1.0
  */
-public final class DistlockHealthCheck {
+public final class DistlockHealthCheck implements HealthCheck {
 
     /** Calls a command from Lua, as the lock scripts do, and answers 1. */
     private static final String PROBE = "redis.call('PING') return 1";
@@ -48,7 +49,15 @@ public final class DistlockHealthCheck {
     DistlockHealthCheck(RedisConnectionFactory connectionFactory, String channelPrefix, String minimumVersion) {
         this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
         this.minimumVersion = minimumVersion;
-        this.channels = new HandOffChannelCheck(channelPrefix + "health-check");
+        this.channels = channelPrefix == null ? null : new HandOffChannelCheck(channelPrefix + "health-check");
+    }
+
+    /**
+     * The check of one server of a registry that publishes no hand-off notices (Redlock's): version and
+     * scripting only.
+     */
+    public static DistlockHealthCheck withoutHandOffs(RedisConnectionFactory connectionFactory) {
+        return new DistlockHealthCheck(connectionFactory, null, RedisLockRegistry.MINIMUM_SERVER_VERSION);
     }
 
     /**
@@ -72,7 +81,7 @@ public final class DistlockHealthCheck {
         return keyPrefix.isEmpty() ? "granted:" : keyPrefix + ":granted:";
     }
 
-    /** Checks now; never throws: a failure is a DOWN with the reason under {@code error}. */
+    @Override
     public DistlockHealth check() {
         Map<String, Object> details = new LinkedHashMap<>();
         try (RedisConnection connection = connectionFactory.getConnection()) {
@@ -90,12 +99,14 @@ public final class DistlockHealthCheck {
             if (scripting != null) {
                 return down(details, scripting);
             }
-            HandOffChannelCheck.Result publishing = channels.run(connection);
-            details.put("handOffChannelCheck", publishing.method());
-            if (publishing.refusedBecause() != null) {
-                return down(details, "This Redis user may not publish on the hand-off channels "
-                        + channels.channel().replace("health-check", "*") + " (" + publishing.refusedBecause()
-                        + "): releases that hand a lock to a waiting process would fail");
+            if (channels != null) {
+                HandOffChannelCheck.Result publishing = channels.run(connection);
+                details.put("handOffChannelCheck", publishing.method());
+                if (publishing.refusedBecause() != null) {
+                    return down(details, "This Redis user may not publish on the hand-off channels "
+                            + channels.channel().replace("health-check", "*") + " (" + publishing.refusedBecause()
+                            + "): releases that hand a lock to a waiting process would fail");
+                }
             }
             MaxmemoryPolicy.read(connection.serverCommands()).describe(details);
             return new DistlockHealth(true, details);

@@ -13,7 +13,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 public class DistlockHealthIndicator extends AbstractHealthIndicator {
 
-    private final DistlockHealthCheck check;
+    private final HealthCheck check;
 
     /**
      * Checks the Redis behind {@code connectionFactory} for a registry with the default key prefix.
@@ -25,11 +25,12 @@ public class DistlockHealthIndicator extends AbstractHealthIndicator {
     }
 
     /**
-     * Reports what {@code check} finds.
+     * Reports what {@code check} finds: {@link DistlockHealthCheck} for one Redis, {@link RedlockHealthCheck}
+     * for Redlock's servers.
      *
      * @since 0.1.0
      */
-    public DistlockHealthIndicator(DistlockHealthCheck check) {
+    public DistlockHealthIndicator(HealthCheck check) {
         super("Distributed lock health check failed");
         this.check = Objects.requireNonNull(check, "check");
     }

@@ -3,8 +3,10 @@ package dev.distlock.autoconfigure;
 import dev.distlock.actuate.DistlockHealthCheck;
 import dev.distlock.actuate.DistlockHealthIndicator;
 import dev.distlock.actuate.DistlocksEndpoint;
+import dev.distlock.actuate.RedlockHealthCheck;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
+import java.time.Duration;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -23,7 +25,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 /**
  * Actuator support for distributed locks, for applications that have a {@link LockRegistry}: the
  * {@code distlocks} endpoint (with {@code spring-boot-actuator}) and the {@code distlock} health indicator
- * (with {@code spring-boot-health}, when locks live in Redis). Each part backs off when its library is
+ * (with {@code spring-boot-health}, when locks live in Redis: the application's, or Redlock's servers). Each part backs off when its library is
  * absent or the application defines its own bean.
  *
  * <p>Runs after the auto-configurations that define the lock registry and the Redis connection factory,
@@ -43,6 +45,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
         "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration" })
 @ConditionalOnBean(LockRegistry.class)
 public final class DistlockActuatorAutoConfiguration {
+
+    /** How long each Redlock server may take to answer the health check before it counts as down. */
+    static final Duration REDLOCK_SERVER_HEALTH_TIMEOUT = Duration.ofSeconds(2);
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
@@ -71,6 +76,25 @@ public final class DistlockActuatorAutoConfiguration {
             return new DistlockHealthIndicator(DistlockHealthCheck.of(redisConnectionFactory, registry.getIfUnique(),
                     keyPrefix(properties)));
         }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(value = HealthIndicator.class, name = "io.lettuce.core.RedisURI")
+    @ConditionalOnLockStore(DistlockProperties.Store.REDLOCK)
+    @ConditionalOnBean(RedlockNodes.class)
+    static class RedlockHealthConfiguration {
+
+        @Bean
+        @ConditionalOnEnabledHealthIndicator("distlock")
+        @ConditionalOnMissingBean(name = "distlockHealthIndicator")
+        DistlockHealthIndicator distlockHealthIndicator(RedlockNodes nodes) {
+            return new DistlockHealthIndicator(redlockHealthCheck(nodes));
+        }
+    }
+
+    /** The check of the Redlock servers: each must answer within {@link #REDLOCK_SERVER_HEALTH_TIMEOUT}. */
+    static RedlockHealthCheck redlockHealthCheck(RedlockNodes nodes) {
+        return RedlockHealthCheck.of(nodes.byServer(), REDLOCK_SERVER_HEALTH_TIMEOUT);
     }
 
     /** The configured key prefix, for applications whose own registry is no {@link RedisLockRegistry}. */

@@ -5,9 +5,10 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -23,29 +24,31 @@ final class RedlockNodes implements DisposableBean {
 
     private static final String PROPERTY = DistlockProperties.PREFIX + ".redlock.nodes";
 
-    private final List<LettuceConnectionFactory> factories;
+    private final Map<String, LettuceConnectionFactory> byServer;
 
-    private RedlockNodes(List<LettuceConnectionFactory> factories) {
-        this.factories = factories;
+    private RedlockNodes(Map<String, LettuceConnectionFactory> byServer) {
+        this.byServer = Collections.unmodifiableMap(byServer);
     }
 
     /** Checks every URI, then connects to each server (a command times out after twice the node timeout). */
     static RedlockNodes connect(DistlockProperties.Redlock redlock) {
         List<RedisStandaloneConfiguration> servers = new ArrayList<>();
         List<Boolean> ssl = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
+        List<String> names = new ArrayList<>();
         List<String> nodes = redlock.getNodes();
         for (int i = 0; i < nodes.size(); i++) {
             RedisURI uri = parse(i, nodes.get(i));
-            if (!seen.add(uri.getHost() + ":" + uri.getPort())) {
+            String name = uri.getHost() + ":" + uri.getPort();
+            if (names.contains(name)) {
                 throw invalid(i, nodes.get(i), "names " + uri.getHost() + ":" + uri.getPort() + " a second time: "
                         + "Redlock needs independent servers");
             }
             servers.add((RedisStandaloneConfiguration) LettuceConnectionFactory.createRedisConfiguration(uri));
             ssl.add(uri.isSsl());
+            names.add(name);
         }
         Duration commandTimeout = redlock.getNodeTimeout().multipliedBy(2);
-        List<LettuceConnectionFactory> factories = new ArrayList<>();
+        Map<String, LettuceConnectionFactory> factories = new LinkedHashMap<>();
         for (int i = 0; i < servers.size(); i++) {
             LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration.builder()
                     .commandTimeout(commandTimeout);
@@ -55,7 +58,7 @@ final class RedlockNodes implements DisposableBean {
             LettuceConnectionFactory factory = new LettuceConnectionFactory(servers.get(i), client.build());
             factory.afterPropertiesSet();
             factory.start();
-            factories.add(factory);
+            factories.put(names.get(i), factory);
         }
         return new RedlockNodes(factories);
     }
@@ -81,12 +84,18 @@ final class RedlockNodes implements DisposableBean {
         return new InvalidConfigurationPropertyValueException(PROPERTY + "[" + index + "]", shown, reason);
     }
 
+    /** The factories, in the order of the property. */
     List<LettuceConnectionFactory> factories() {
-        return factories;
+        return List.copyOf(byServer.values());
+    }
+
+    /** Each server's {@code host:port} (no password) and its factory, in the order of the property. */
+    Map<String, LettuceConnectionFactory> byServer() {
+        return byServer;
     }
 
     @Override
     public void destroy() {
-        factories.forEach(LettuceConnectionFactory::destroy);
+        byServer.values().forEach(LettuceConnectionFactory::destroy);
     }
 }

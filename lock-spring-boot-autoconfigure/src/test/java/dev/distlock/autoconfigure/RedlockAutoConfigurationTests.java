@@ -9,6 +9,8 @@ import dev.distlock.redlock.RedlockLockRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -31,7 +33,13 @@ class RedlockAutoConfigurationTests {
                     assertThat(context).hasSingleBean(RedlockLockRegistry.class);
                     assertThat(context).doesNotHaveBean(RedisLockRegistry.class);
                     assertThat(context).doesNotHaveBean(DistlockAutoConfiguration.LISTENER_CONTAINER_BEAN);
-                    assertThat(context).doesNotHaveBean("distlockHealthIndicator");
+                    // the health indicator checks the Redlock servers, not the application's Redis
+                    assertThat(context.getBean("distlockHealthIndicator", HealthIndicator.class).health())
+                            .satisfies(health -> assertThat(health.getStatus()).isEqualTo(Status.DOWN))
+                            .satisfies(health -> assertThat(health.getDetails()).containsEntry("serversUp", 0)
+                                    .containsKey("servers"))
+                            .satisfies(health -> assertThat((String) health.getDetails().get("error"))
+                                    .contains("0 of 3 Redlock servers can take locks, 2 needed"));
                     assertThat(context.getBean(RedlockLockRegistry.class).keyOf("x")).isEqualTo("orders:{x}");
                     assertThat(context.getBean(RedlockNodes.class).factories()).hasSize(3);
                 });

@@ -8,6 +8,7 @@ import dev.distlock.test.RedisServer;
 import dev.distlock.test.RedisServerExtension;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -22,6 +23,9 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
@@ -81,6 +85,50 @@ class RedlockInstancesIT {
         for (RedisServer server : redis.servers()) {
             assertThat(server.command("EXISTS", key)).as(server.toString()).isEqualTo(0L);
         }
+    }
+
+    /**
+     * The {@code distlock} health indicator checks each server: UP with all three, UP with a warning while one
+     * is down (killed) and a majority can take locks, DOWN when a second one stops answering (frozen).
+     */
+    @Test
+    void theHealthIndicatorIsUpWhileAMajorityOfTheServersCanTakeLocks() {
+        HealthIndicator health = instances.get(0).getBean("distlockHealthIndicator", HealthIndicator.class);
+        RedisServer killed = redis.servers().get(1);
+        RedisServer frozen = redis.servers().get(2);
+
+        Health all = health.health();
+        assertThat(all.getStatus()).isEqualTo(Status.UP);
+        assertThat(all.getDetails()).containsEntry("quorum", 2).containsEntry("serversUp", 3)
+                .doesNotContainKeys("warning", "error");
+        try {
+            killed.kill();
+            Health one = health.health();
+            assertThat(one.getStatus()).isEqualTo(Status.UP);
+            assertThat(one.getDetails()).containsEntry("serversUp", 2);
+            assertThat((String) one.getDetails().get("warning")).contains("1 of 3 Redlock servers cannot take locks",
+                    address(killed));
+            assertThat(serverDetails(one, killed)).containsEntry("status", "DOWN").containsKey("error");
+
+            frozen.suspend();
+            Health two = health.health();
+            assertThat(two.getStatus()).isEqualTo(Status.DOWN);
+            assertThat((String) two.getDetails().get("error")).contains("1 of 3 Redlock servers can take locks, 2 "
+                    + "needed", address(killed), address(frozen));
+            assertThat(serverDetails(two, redis.servers().get(0))).containsEntry("status", "UP").containsKey("version");
+        } finally {
+            frozen.resume();
+            killed.restart();
+        }
+    }
+
+    private static String address(RedisServer server) {
+        return server.host() + ":" + server.port();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> serverDetails(Health health, RedisServer server) {
+        return ((Map<String, Map<String, Object>>) health.getDetails().get("servers")).get(address(server));
     }
 
     @SpringBootConfiguration
