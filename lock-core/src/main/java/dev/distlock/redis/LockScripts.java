@@ -42,54 +42,58 @@ final class LockScripts {
          * @param keyCount how many of {@code keysAndArgs} are keys (the rest are arguments)
          * @return a {@code List} of {@code Long} for multi-bulk replies, a {@code Long} for integer replies
          */
-        @SuppressWarnings("unchecked")
         <T> T run(RedisConnectionFactory factory, int keyCount, byte[]... keysAndArgs) {
             try (RedisConnection connection = factory.getConnection()) {
-                try {
-                    return (T) connection.scriptingCommands().evalSha(sha1, returnType, keyCount, keysAndArgs);
-                } catch (RuntimeException ex) {
-                    if (!isNoScript(ex)) {
-                        throw ex;
-                    }
-                    return (T) connection.scriptingCommands().eval(text, returnType, keyCount, keysAndArgs);
+                return run(connection, keyCount, keysAndArgs);
+            }
+        }
+
+        /** Runs the script on {@code connection}; see {@link #run(RedisConnectionFactory, int, byte[]...)}. */
+        @SuppressWarnings("unchecked")
+        <T> T run(RedisConnection connection, int keyCount, byte[]... keysAndArgs) {
+            try {
+                return (T) connection.scriptingCommands().evalSha(sha1, returnType, keyCount, keysAndArgs);
+            } catch (RuntimeException ex) {
+                if (!isNoScript(ex)) {
+                    throw ex;
                 }
+                return (T) connection.scriptingCommands().eval(text, returnType, keyCount, keysAndArgs);
             }
         }
 
         /**
-         * Runs the script and then {@code WAIT replicas timeout} on the same connection, in one round trip:
-         * pipelined, so the connection is a dedicated one and {@code WAIT} blocks no other thread's commands.
+         * Runs the script and then {@code WAIT replicas timeout} on {@code connection}, in one round trip:
+         * pipelined, so the connection is a dedicated one ({@link PipelineConnections}) and {@code WAIT} blocks
+         * no other thread's commands.
          *
          * @return the script's reply and how many replicas acknowledged the writes so far
          */
         @SuppressWarnings("unchecked")
-        <T> Acknowledged<T> runAndWait(PipelineConnections connections, int replicas, long timeoutMillis,
-                int keyCount, byte[]... keysAndArgs) {
+        <T> Acknowledged<T> runAndWait(RedisConnection connection, int replicas, long timeoutMillis, int keyCount,
+                byte[]... keysAndArgs) {
             byte[] wantedReplicas = Integer.toString(replicas).getBytes(StandardCharsets.UTF_8);
             byte[] timeout = Long.toString(timeoutMillis).getBytes(StandardCharsets.UTF_8);
-            return connections.apply(connection -> {
-                boolean byText = false;
-                while (true) {
-                    connection.openPipeline();
-                    if (byText) {
-                        connection.scriptingCommands().eval(text, returnType, keyCount, keysAndArgs);
-                    } else {
-                        connection.scriptingCommands().evalSha(sha1, returnType, keyCount, keysAndArgs);
-                    }
-                    WaitCommand.send(connection, wantedReplicas, timeout);
-                    try {
-                        List<Object> replies = connection.closePipeline();
-                        return new Acknowledged<>((T) replies.get(0), ((Number) replies.get(1)).intValue());
-                    } catch (RedisPipelineException failure) {
-                        boolean noScript = isNoScript(failure) || failure.getPipelineResult().stream()
-                                .anyMatch(result -> result instanceof Throwable error && isNoScript(error));
-                        if (byText || !noScript) {
-                            throw failure;
-                        }
-                        byText = true;
-                    }
+            boolean byText = false;
+            while (true) {
+                connection.openPipeline();
+                if (byText) {
+                    connection.scriptingCommands().eval(text, returnType, keyCount, keysAndArgs);
+                } else {
+                    connection.scriptingCommands().evalSha(sha1, returnType, keyCount, keysAndArgs);
                 }
-            });
+                WaitCommand.send(connection, wantedReplicas, timeout);
+                try {
+                    List<Object> replies = connection.closePipeline();
+                    return new Acknowledged<>((T) replies.get(0), ((Number) replies.get(1)).intValue());
+                } catch (RedisPipelineException failure) {
+                    boolean noScript = isNoScript(failure) || failure.getPipelineResult().stream()
+                            .anyMatch(result -> result instanceof Throwable error && isNoScript(error));
+                    if (byText || !noScript) {
+                        throw failure;
+                    }
+                    byText = true;
+                }
+            }
         }
 
         private static boolean isNoScript(Throwable error) {

@@ -12,8 +12,9 @@ import org.springframework.data.redis.connection.lettuce.LettucePoolingClientCon
  * Connections for pipelines (a script followed by {@code WAIT}), which run on a dedicated connection rather than
  * the one the application's threads share. Spring Data gives each pipelined connection a dedicated one of its own;
  * behind a Lettuce factory without a pool (Boot's default) that is a new TCP connection and handshake per call,
- * so such connections are kept open between calls here (at most {@value #MAX_IDLE} idle). A call that fails closes
- * its connection and every idle one, which may point at a demoted primary. Behind a pool (Jedis, or Lettuce with
+ * so such connections are kept open between calls here (at most {@value #MAX_IDLE} idle). A call that fails
+ * (an error, or too few replicas acknowledged: perhaps a demoted primary) closes its connection and every idle
+ * one, so the next call connects afresh (through Sentinel, to the primary of the moment). Behind a pool (Jedis, or Lettuce with
  * {@code spring.data.redis.lettuce.pool.enabled}) each call borrows from the pool and gives back at once.
  */
 final class PipelineConnections implements AutoCloseable {
@@ -34,16 +35,16 @@ final class PipelineConnections implements AutoCloseable {
     <T> T apply(Function<RedisConnection, T> work) {
         RedisConnection kept = idle.pollFirst();
         RedisConnection connection = kept != null ? kept : factory.getConnection();
-        boolean done = false;
+        boolean healthy = false;
         try {
             T result = work.apply(connection);
-            done = true;
+            healthy = true;
             return result;
         } finally {
-            if (!done) {
+            if (!healthy) {
                 closeIdle();
             }
-            if (!done || !keepOpen || closed || !idle.offerFirst(connection)) {
+            if (!healthy || !keepOpen || closed || !idle.offerFirst(connection)) {
                 connection.close();
             } else if (closed) {
                 closeIdle(); // closed while this one was being given back

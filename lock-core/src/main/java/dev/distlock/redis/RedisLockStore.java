@@ -57,31 +57,41 @@ final class RedisLockStore implements LockStore {
     @Override
     public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
-        return acquired(LockScripts.ACQUIRE, name, lockKeys(name, bytes(token), bytes(Long.toString(leaseMillis)),
-                fenceRetentionMillis, queue ? QUEUE : NO_QUEUE, bytes(Long.toString(waiterTimeoutMillis)), inboxChannel));
+        byte[][] keysAndArgs = lockKeys(name, bytes(token), bytes(Long.toString(leaseMillis)), fenceRetentionMillis,
+                queue ? QUEUE : NO_QUEUE, bytes(Long.toString(waiterTimeoutMillis)), inboxChannel);
+        return acquired(LockScripts.ACQUIRE, name, token, keysAndArgs);
     }
 
     @Override
     public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
-        return acquired(LockScripts.LEAVE, name, lockKeys(name, bytes(token), bytes(Long.toString(leaseMillis)),
-                fenceRetentionMillis));
+        byte[][] keysAndArgs = lockKeys(name, bytes(token), bytes(Long.toString(leaseMillis)), fenceRetentionMillis);
+        return acquired(LockScripts.LEAVE, name, token, keysAndArgs);
     }
 
     /**
-     * Runs an acquiring script; with replica acknowledgement on, a hold that too few replicas acknowledged
-     * counts as a transient failure (the registry abandons the token and tries again within the wait).
+     * Runs an acquiring script; with replica acknowledgement on, a hold that too few replicas acknowledged is
+     * released again at once, on the same connection (after a failover the shared one may lead to another
+     * server), and counts as a transient failure: the registry tries again within the wait.
      */
-    private AcquireResult acquired(LockScripts.Script script, String name, byte[][] keysAndArgs) {
+    private AcquireResult acquired(LockScripts.Script script, String name, String token, byte[][] keysAndArgs) {
         if (!acks.enabled()) {
             return acquireResult(script.run(redis, 4, keysAndArgs));
         }
-        LockScripts.Acknowledged<List<?>> reply = script.runAndWait(acknowledged, acks.replicas(), acks.timeoutMillis(), 4,
-                keysAndArgs);
-        AcquireResult result = acquireResult(reply.reply());
-        if (result.acquired() && reply.replicas() < acks.replicas()) {
-            throw acks.shortfall(name, "acquired", reply.replicas());
-        }
-        return result;
+        return acknowledged.apply(connection -> {
+            LockScripts.Acknowledged<List<?>> reply = script.runAndWait(connection, acks.replicas(),
+                    acks.timeoutMillis(), 4, keysAndArgs);
+            AcquireResult result = acquireResult(reply.reply());
+            if (result.acquired() && reply.replicas() < acks.replicas()) {
+                RuntimeException shortfall = acks.shortfall(name, "acquired", reply.replicas());
+                try {
+                    LockScripts.ABANDON.run(connection, 5, releaseKeys(name, bytes(token), fenceRetentionMillis));
+                } catch (RuntimeException undoFailed) {
+                    shortfall.addSuppressed(undoFailed); // the registry's clean-up tries again
+                }
+                throw shortfall;
+            }
+            return result;
+        });
     }
 
     @Override
@@ -100,12 +110,14 @@ final class RedisLockStore implements LockStore {
         if (!acks.enabled()) {
             return LockScripts.EXTEND.<Long>run(redis, 1, keysAndArgs) == 1L;
         }
-        LockScripts.Acknowledged<Long> reply = LockScripts.EXTEND.runAndWait(acknowledged, acks.replicas(),
-                acks.timeoutMillis(), 1, keysAndArgs);
-        if (reply.reply() == 1L && reply.replicas() < acks.replicas()) {
-            throw acks.shortfall(name, "renewed", reply.replicas());
-        }
-        return reply.reply() == 1L;
+        return acknowledged.apply(connection -> {
+            LockScripts.Acknowledged<Long> reply = LockScripts.EXTEND.runAndWait(connection, acks.replicas(),
+                    acks.timeoutMillis(), 1, keysAndArgs);
+            if (reply.reply() == 1L && reply.replicas() < acks.replicas()) {
+                throw acks.shortfall(name, "renewed", reply.replicas());
+            }
+            return reply.reply() == 1L;
+        });
     }
 
     @Override

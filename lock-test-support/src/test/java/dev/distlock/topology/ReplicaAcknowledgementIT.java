@@ -1,8 +1,10 @@
 package dev.distlock.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockBackendException;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.test.CloseAfterEach;
 import dev.distlock.test.Poll;
@@ -21,8 +23,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * Replica acknowledgement on a primary with one replica, through a Lettuce factory without a pool (Boot's
- * default): the script and {@code WAIT} run on connections kept open between calls, never the shared one, and a
- * kept connection the server dropped is replaced, not reused.
+ * default): the script and {@code WAIT} run on connections kept open between calls, never the shared one; a
+ * kept connection the server dropped, or whose acknowledgement came up short, is replaced, not reused.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ReplicaAcknowledgementIT {
@@ -40,6 +42,10 @@ class ReplicaAcknowledgementIT {
     static void startPrimaryWithReplica() {
         primary = RedisServer.start();
         replica = RedisServer.builder().args("--replicaof", primary.host(), String.valueOf(primary.port())).start();
+        awaitReplicaInSync();
+    }
+
+    private static void awaitReplicaInSync() {
         Poll.until("replica in sync", Duration.ofSeconds(30), () -> {
             String replication = (String) primary.command("INFO", "replication");
             return replication.contains("state=online") ? null : replication;
@@ -82,6 +88,35 @@ class ReplicaAcknowledgementIT {
         lock.unlock();
         assertThat(lock.tryLock(Duration.ofSeconds(10))).isTrue();
         lock.unlock();
+    }
+
+    /**
+     * A connection whose {@code WAIT} came up short may lead to a primary that was demoted (Sentinel reconnects
+     * a new connection to the primary of the moment): it is closed, not kept.
+     */
+    @Test
+    void aConnectionWhoseAcknowledgementCameUpShortIsNotReused() throws Exception {
+        RedisLockRegistry registry = registry();
+        FencedLock lock = registry.obtain("job");
+        lock.lock();
+        lock.unlock();
+
+        replica.suspend();
+        try {
+            assertThatThrownBy(() -> lock.tryLock(Duration.ofMillis(300))).isInstanceOf(LockBackendException.class)
+                    .hasMessageContaining("NOREPLICAS");
+            assertThat(primary.command("EXISTS", registry.keyOf("job"))).as("the unacknowledged hold, undone")
+                    .isEqualTo(0L);
+        } finally {
+            replica.resume();
+        }
+        awaitReplicaInSync();
+        long connectionsBefore = connectionsReceived();
+
+        assertThat(lock.tryLock(Duration.ofSeconds(10))).isTrue();
+        lock.unlock();
+        assertThat(connectionsReceived() - connectionsBefore).as("connections opened after the shortfall")
+                .isPositive();
     }
 
     private RedisLockRegistry registry() {

@@ -12,16 +12,25 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
-/** The lock contract on a Sentinel set (1 primary, 1 replica, 3 sentinels) through Lettuce; subclasses choose the server. */
+/**
+ * The lock contract on a Sentinel set (1 primary, 1 replica, 3 sentinels) through Lettuce; subclasses choose the
+ * server and the settings.
+ */
 abstract class SentinelLockRegistryContractIT extends QueuedLockRegistryContract {
 
     abstract RedisSentinelSet sentinelSet();
+
+    /** Settings beyond the contract's own. */
+    RedisLockRegistry.Builder configure(RedisLockRegistry.Builder builder) {
+        return builder;
+    }
 
     @Override
     protected LockRegistry newRegistry(LockListener listener, Duration maxPollInterval) {
         RedisConnectionFactory factory = TopologyConnections.lettuceSentinel(sentinelSet(), Duration.ofSeconds(5));
         closeAfterTest(((DisposableBean) factory)::destroy);
-        return RedisLockRegistry.builder(factory).listener(listener).maxPollInterval(maxPollInterval).build();
+        return configure(RedisLockRegistry.builder(factory)).listener(listener).maxPollInterval(maxPollInterval)
+                .build();
     }
 
     @Override
@@ -48,6 +57,23 @@ abstract class SentinelLockRegistryContractIT extends QueuedLockRegistryContract
         @Override
         RedisSentinelSet sentinelSet() {
             return redis.sentinelSet();
+        }
+    }
+
+    /** Redis 7.0 with replica acknowledgement: every acquisition, hand-off and renewal waits for the replica. */
+    static class AcknowledgedIT extends SentinelLockRegistryContractIT {
+
+        @RegisterExtension
+        static final RedisSentinelExtension redis = new RedisSentinelExtension();
+
+        @Override
+        RedisSentinelSet sentinelSet() {
+            return redis.sentinelSet();
+        }
+
+        @Override
+        RedisLockRegistry.Builder configure(RedisLockRegistry.Builder builder) {
+            return builder.replicaAcknowledgement(1, Duration.ofMillis(200));
         }
     }
 
