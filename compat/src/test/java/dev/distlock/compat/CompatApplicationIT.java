@@ -11,8 +11,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -63,18 +61,8 @@ class CompatApplicationIT {
     @Test
     void theAnnotationKeepsANonAtomicCounterExactAndTheMetersCountEveryAcquire() throws Exception {
         Counter counter = context.getBean(Counter.class);
-        ExecutorService threads = Executors.newFixedThreadPool(4);
-        try {
-            List<Future<Long>> calls = new ArrayList<>();
-            for (int i = 0; i < 200; i++) {
-                calls.add(threads.submit(() -> counter.increment("hits")));
-            }
-            for (Future<Long> call : calls) {
-                assertThat(call.get(60, TimeUnit.SECONDS)).isPositive();
-            }
-        } finally {
-            threads.shutdownNow();
-        }
+
+        ConcurrentCalls.increment(counter, "hits", 200);
 
         assertThat(counter.value("hits")).isEqualTo(200);
         assertThat(get("/actuator/metrics/distlock.acquire?tag=lock:Counter.increment&tag=outcome:acquired"))

@@ -11,11 +11,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -47,18 +42,7 @@ class CompatRedlockIT {
                     .isEqualTo(System.getProperty("compat.health.indicator"));
 
             Counter counter = context.getBean(Counter.class);
-            ExecutorService threads = Executors.newFixedThreadPool(4);
-            try {
-                List<Future<Long>> calls = new ArrayList<>();
-                for (int i = 0; i < 100; i++) {
-                    calls.add(threads.submit(() -> counter.increment("redlock")));
-                }
-                for (Future<Long> call : calls) {
-                    assertThat(call.get(60, TimeUnit.SECONDS)).isPositive();
-                }
-            } finally {
-                threads.shutdownNow();
-            }
+            ConcurrentCalls.increment(counter, "redlock", 100);
             assertThat(counter.value("redlock")).isEqualTo(100);
 
             String port = context.getEnvironment().getProperty("local.server.port");

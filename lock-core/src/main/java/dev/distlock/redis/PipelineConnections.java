@@ -14,8 +14,9 @@ import org.springframework.data.redis.connection.lettuce.LettucePoolingClientCon
  * behind a Lettuce factory without a pool (Boot's default) that is a new TCP connection and handshake per call,
  * so such connections are kept open between calls here (at most {@value #MAX_IDLE} idle). A call that fails
  * (an error, or too few replicas acknowledged: perhaps a demoted primary) closes its connection and every idle
- * one, so the next call connects afresh (through Sentinel, to the primary of the moment). Behind a pool (Jedis, or Lettuce with
- * {@code spring.data.redis.lettuce.pool.enabled}) each call borrows from the pool and gives back at once.
+ * one, so the next call connects afresh (through Sentinel, to the primary of the moment). Behind a pool (Jedis,
+ * or Lettuce with {@code spring.data.redis.lettuce.pool.enabled}) each call borrows from the pool and gives back
+ * at once.
  */
 final class PipelineConnections implements AutoCloseable {
 

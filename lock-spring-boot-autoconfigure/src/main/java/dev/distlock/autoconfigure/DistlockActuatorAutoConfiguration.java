@@ -25,8 +25,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 /**
  * Actuator support for distributed locks, for applications that have a {@link LockRegistry}: the
  * {@code distlocks} endpoint (with {@code spring-boot-actuator}) and the {@code distlock} health indicator
- * (with {@code spring-boot-health}, when locks live in Redis: the application's, or Redlock's servers). Each part backs off when its library is
- * absent or the application defines its own bean.
+ * (with {@code spring-boot-health}, when locks live in Redis: the application's, or Redlock's servers). Each
+ * part backs off when its library is absent or the application defines its own bean.
  *
  * <p>Runs after the auto-configurations that define the lock registry and the Redis connection factory,
  * so that the bean conditions see them. The endpoint exists only when it is available, as for every
@@ -36,7 +36,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  *
  * <p>This is the health indicator of Spring Boot 4 ({@code spring-boot-health}); on Spring Boot 3 the
  * indicator comes from {@code DistlockBoot3HealthAutoConfiguration}, chosen by which {@code HealthIndicator}
- * type is on the class path. Both report what {@link DistlockHealthCheck} finds.
+ * type is on the class path. Both report what {@link DistlockHealthCheck} (one Redis) or
+ * {@link RedlockHealthCheck} (Redlock's servers) finds.
  *
  * @since 0.1.0
  */

@@ -72,7 +72,8 @@ class ReplicaAcknowledgementIT {
 
         assertThat(connectionsReceived() - connectionsBefore)
                 .as("connections opened for %d acknowledged acquisitions", ACQUISITIONS).isLessThanOrEqualTo(2);
-        assertThat(replica.command("GET", registry.keyOf("job") + ":fence")).as("the replica saw the holds").isNotNull();
+        assertThat(replica.command("GET", registry.keyOf("job") + ":fence")).as("the replica saw the holds")
+                .isNotNull();
     }
 
     @Test
