@@ -1,7 +1,6 @@
 package dev.distlock.autoconfigure;
 
 import dev.distlock.actuate.Boot3DistlockHealthIndicator;
-import dev.distlock.actuate.DistlockHealthCheck;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -41,8 +40,8 @@ public final class DistlockBoot3HealthAutoConfiguration {
         @ConditionalOnMissingBean(name = "distlockHealthIndicator")
         Boot3DistlockHealthIndicator distlockHealthIndicator(RedisConnectionFactory redisConnectionFactory,
                 ObjectProvider<RedisLockRegistry> registry, ObjectProvider<DistlockProperties> properties) {
-            return new Boot3DistlockHealthIndicator(DistlockHealthCheck.of(redisConnectionFactory,
-                    registry.getIfUnique(), DistlockActuatorAutoConfiguration.keyPrefix(properties)));
+            return new Boot3DistlockHealthIndicator(DistlockActuatorAutoConfiguration.redisHealthCheck(
+                    redisConnectionFactory, registry, properties));
         }
     }
 

@@ -74,8 +74,7 @@ public final class DistlockActuatorAutoConfiguration {
         @ConditionalOnMissingBean(name = "distlockHealthIndicator")
         DistlockHealthIndicator distlockHealthIndicator(RedisConnectionFactory redisConnectionFactory,
                 ObjectProvider<RedisLockRegistry> registry, ObjectProvider<DistlockProperties> properties) {
-            return new DistlockHealthIndicator(DistlockHealthCheck.of(redisConnectionFactory, registry.getIfUnique(),
-                    keyPrefix(properties)));
+            return new DistlockHealthIndicator(redisHealthCheck(redisConnectionFactory, registry, properties));
         }
     }
 
@@ -91,6 +90,12 @@ public final class DistlockActuatorAutoConfiguration {
         DistlockHealthIndicator distlockHealthIndicator(RedlockNodes nodes) {
             return new DistlockHealthIndicator(redlockHealthCheck(nodes));
         }
+    }
+
+    /** The check of the application's Redis for its registry (both Boot generations' indicators use it). */
+    static DistlockHealthCheck redisHealthCheck(RedisConnectionFactory redisConnectionFactory,
+            ObjectProvider<RedisLockRegistry> registry, ObjectProvider<DistlockProperties> properties) {
+        return DistlockHealthCheck.of(redisConnectionFactory, registry.getIfUnique(), keyPrefix(properties));
     }
 
     /** The check of the Redlock servers: each must answer within {@link #REDLOCK_SERVER_HEALTH_TIMEOUT}. */

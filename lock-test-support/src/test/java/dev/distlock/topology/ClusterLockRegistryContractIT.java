@@ -21,7 +21,10 @@ abstract class ClusterLockRegistryContractIT extends QueuedLockRegistryContract 
 
     abstract RedisCluster cluster();
 
-    abstract RedisConnectionFactory connectionFactory(RedisCluster cluster, Duration timeout);
+    /** Through Lettuce, with topology refresh on, unless a variant chooses another client. */
+    RedisConnectionFactory connectionFactory(RedisCluster cluster, Duration timeout) {
+        return TopologyConnections.lettuceCluster(cluster, timeout);
+    }
 
     @Override
     protected LockRegistry newRegistry(LockListener listener, Duration maxPollInterval) {
@@ -48,7 +51,7 @@ abstract class ClusterLockRegistryContractIT extends QueuedLockRegistryContract 
         cluster().primaryForKey(key).command("SET", key, value);
     }
 
-    /** Redis 7.0 through Lettuce, with topology refresh on. */
+    /** Redis 7.0 through Lettuce. */
     static class LettuceIT extends ClusterLockRegistryContractIT {
 
         @RegisterExtension
@@ -57,11 +60,6 @@ abstract class ClusterLockRegistryContractIT extends QueuedLockRegistryContract 
         @Override
         RedisCluster cluster() {
             return redis.cluster();
-        }
-
-        @Override
-        RedisConnectionFactory connectionFactory(RedisCluster cluster, Duration timeout) {
-            return TopologyConnections.lettuceCluster(cluster, timeout);
         }
     }
 
@@ -92,11 +90,6 @@ abstract class ClusterLockRegistryContractIT extends QueuedLockRegistryContract 
         @Override
         RedisCluster cluster() {
             return redis.cluster();
-        }
-
-        @Override
-        RedisConnectionFactory connectionFactory(RedisCluster cluster, Duration timeout) {
-            return TopologyConnections.lettuceCluster(cluster, timeout);
         }
     }
 }
