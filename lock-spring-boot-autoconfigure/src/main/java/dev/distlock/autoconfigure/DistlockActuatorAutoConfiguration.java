@@ -1,8 +1,8 @@
 package dev.distlock.autoconfigure;
 
 import dev.distlock.actuate.DistlockHealthCheck;
-import dev.distlock.actuate.DistlockHealthIndicator;
 import dev.distlock.actuate.DistlocksEndpoint;
+import dev.distlock.actuate.HealthCheck;
 import dev.distlock.actuate.RedlockHealthCheck;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
@@ -12,32 +12,33 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
-import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Actuator support for distributed locks, for applications that have a {@link LockRegistry}: the
- * {@code distlocks} endpoint (with {@code spring-boot-actuator}) and the {@code distlock} health indicator
- * (with {@code spring-boot-health}, when locks live in Redis: the application's, or Redlock's servers). Each
- * part backs off when its library is absent or the application defines its own bean.
+ * {@code distlocks} endpoint (with {@code spring-boot-actuator}) and the {@link HealthCheck} bean behind the
+ * {@code distlock} health indicator (with either Spring Boot generation's health support, when locks live in
+ * Redis: the application's, or Redlock's servers). Each part backs off when its library is absent or the
+ * application defines its own bean.
  *
  * <p>Runs after the auto-configurations that define the lock registry and the Redis connection factory,
  * so that the bean conditions see them. The endpoint exists only when it is available, as for every
  * endpoint: exposed ({@code management.endpoints.web.exposure.include=distlocks}) and not turned off
- * ({@code management.endpoint.distlocks.access}); the health indicator is turned off by
- * {@code management.health.distlock.enabled=false}.
+ * ({@code management.endpoint.distlocks.access}).
  *
- * <p>This is the health indicator of Spring Boot 4 ({@code spring-boot-health}); on Spring Boot 3 the
- * indicator comes from {@code DistlockBoot3HealthAutoConfiguration}, chosen by which {@code HealthIndicator}
- * type is on the class path. Both report what {@link DistlockHealthCheck} (one Redis) or
- * {@link RedlockHealthCheck} (Redlock's servers) finds.
+ * <p>The health indicators themselves only report what the check finds, one per Spring Boot generation, each in
+ * an auto-configuration of its own that runs after this one: {@link DistlockHealthAutoConfiguration} on Spring
+ * Boot 4, {@code DistlockBoot3HealthAutoConfiguration} (module {@code lock-spring-boot3-health}) on Spring
+ * Boot 3. The check is {@link DistlockHealthCheck} (one Redis) or {@link RedlockHealthCheck} (Redlock's
+ * servers).
  *
  * @since 0.1.0
  */
@@ -62,37 +63,62 @@ public final class DistlockActuatorAutoConfiguration {
         }
     }
 
+    /**
+     * What the {@code distlock} health indicator of either Spring Boot generation reports
+     * ({@link DistlockHealthAutoConfiguration} on Spring Boot 4, {@code DistlockBoot3HealthAutoConfiguration} of
+     * {@code lock-spring-boot3-health} on Spring Boot 3): the check of the backend the locks live on. Defined only
+     * where one of the generations' health support is on the class path.
+     */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass({ HealthIndicator.class, RedisConnectionFactory.class })
-    @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-    // the application's Redis is the store only then (in memory there is nothing to check)
-    @ConditionalOnLockStore(DistlockProperties.Store.REDIS)
-    static class HealthConfiguration {
+    @Conditional(OnHealthSupportCondition.class)
+    static class HealthCheckConfiguration {
 
-        @Bean
-        @ConditionalOnEnabledHealthIndicator("distlock")
-        @ConditionalOnMissingBean(name = "distlockHealthIndicator")
-        DistlockHealthIndicator distlockHealthIndicator(RedisConnectionFactory redisConnectionFactory,
-                ObjectProvider<RedisLockRegistry> registry, ObjectProvider<DistlockProperties> properties) {
-            return new DistlockHealthIndicator(redisHealthCheck(redisConnectionFactory, registry, properties));
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(RedisConnectionFactory.class)
+        @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+        // the application's Redis is the store only then (in memory there is nothing to check)
+        @ConditionalOnLockStore(DistlockProperties.Store.REDIS)
+        static class RedisHealthCheckConfiguration {
+
+            @Bean
+            @ConditionalOnMissingBean(HealthCheck.class)
+            DistlockHealthCheck distlockHealthCheck(RedisConnectionFactory redisConnectionFactory,
+                    ObjectProvider<RedisLockRegistry> registry, ObjectProvider<DistlockProperties> properties) {
+                return redisHealthCheck(redisConnectionFactory, registry, properties);
+            }
+        }
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(name = "io.lettuce.core.RedisURI") // what RedlockNodes connects with
+        @ConditionalOnLockStore(DistlockProperties.Store.REDLOCK)
+        @ConditionalOnBean(RedlockNodes.class)
+        static class RedlockHealthCheckConfiguration {
+
+            @Bean
+            @ConditionalOnMissingBean(HealthCheck.class)
+            RedlockHealthCheck distlockHealthCheck(RedlockNodes nodes) {
+                return redlockHealthCheck(nodes);
+            }
         }
     }
 
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(value = HealthIndicator.class, name = "io.lettuce.core.RedisURI")
-    @ConditionalOnLockStore(DistlockProperties.Store.REDLOCK)
-    @ConditionalOnBean(RedlockNodes.class)
-    static class RedlockHealthConfiguration {
+    /** Matches when Spring Boot 4's health support or Spring Boot 3's Actuator health is on the class path. */
+    static final class OnHealthSupportCondition extends AnyNestedCondition {
 
-        @Bean
-        @ConditionalOnEnabledHealthIndicator("distlock")
-        @ConditionalOnMissingBean(name = "distlockHealthIndicator")
-        DistlockHealthIndicator distlockHealthIndicator(RedlockNodes nodes) {
-            return new DistlockHealthIndicator(redlockHealthCheck(nodes));
+        OnHealthSupportCondition() {
+            super(ConfigurationPhase.PARSE_CONFIGURATION);
+        }
+
+        @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+        static final class Boot4Health {
+        }
+
+        @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+        static final class Boot3Health {
         }
     }
 
-    /** The check of the application's Redis for its registry (both Boot generations' indicators use it). */
+    /** The check of the application's Redis for its registry. */
     static DistlockHealthCheck redisHealthCheck(RedisConnectionFactory redisConnectionFactory,
             ObjectProvider<RedisLockRegistry> registry, ObjectProvider<DistlockProperties> properties) {
         return DistlockHealthCheck.of(redisConnectionFactory, registry.getIfUnique(), keyPrefix(properties));

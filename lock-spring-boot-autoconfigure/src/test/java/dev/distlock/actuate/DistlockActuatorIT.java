@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.actuate.DistlocksEndpoint.HeldLockDescriptor;
 import dev.distlock.autoconfigure.DistlockActuatorAutoConfiguration;
+import dev.distlock.autoconfigure.DistlockHealthAutoConfiguration;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.redis.RedisLockRegistry;
@@ -31,7 +32,7 @@ class DistlockActuatorIT {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DistlockActuatorAutoConfiguration.class,
-                    DataRedisAutoConfiguration.class))
+                    DistlockHealthAutoConfiguration.class, DataRedisAutoConfiguration.class))
             .withUserConfiguration(RegistryConfiguration.class);
 
     @Test

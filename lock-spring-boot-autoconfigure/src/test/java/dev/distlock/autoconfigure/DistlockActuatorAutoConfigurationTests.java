@@ -20,7 +20,8 @@ class DistlockActuatorAutoConfigurationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withPropertyValues("management.endpoints.web.exposure.include=distlocks")
-            .withConfiguration(AutoConfigurations.of(DistlockActuatorAutoConfiguration.class));
+            .withConfiguration(AutoConfigurations.of(DistlockActuatorAutoConfiguration.class,
+                    DistlockHealthAutoConfiguration.class));
 
     @Test
     void leavesTheEndpointOutWhenItIsNotExposed() {

@@ -23,7 +23,7 @@ class RedlockAutoConfigurationTests {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withPropertyValues("spring.data.redis.port=1")
             .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistlockAutoConfiguration.class,
-                    DistlockActuatorAutoConfiguration.class));
+                    DistlockActuatorAutoConfiguration.class, DistlockHealthAutoConfiguration.class));
 
     @Test
     void listingNodesMakesRedlockTheStoreInsteadOfTheApplicationsRedis() {

@@ -1,13 +1,15 @@
-package dev.distlock.actuate;
+package dev.distlock.boot3;
 
+import dev.distlock.actuate.DistlockHealth;
+import dev.distlock.actuate.HealthCheck;
 import java.util.Objects;
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
 import org.springframework.boot.actuate.health.Health;
 
 /**
- * The {@code distlock} health indicator of Spring Boot 3: reports what {@link DistlockHealthCheck} finds,
- * like {@link DistlockHealthIndicator} does on Spring Boot 4. Compiled against Spring Boot 3.5 (the build's
- * {@code compile-boot3} step), shipped in the same jar, loaded only where Spring Boot 3 is.
+ * The {@code distlock} health indicator of Spring Boot 3: reports what a {@link HealthCheck} finds, like
+ * {@code DistlockHealthIndicator} does on Spring Boot 4. Compiled against Spring Boot 3.5, loaded only where
+ * Spring Boot 3 is.
  *
  * @since 0.1.0
  */
@@ -16,7 +18,7 @@ public class Boot3DistlockHealthIndicator extends AbstractHealthIndicator {
     private final HealthCheck check;
 
     /**
-     * Reports what {@code check} finds: {@link DistlockHealthCheck} for one Redis, {@link RedlockHealthCheck}
+     * Reports what {@code check} finds: {@code DistlockHealthCheck} for one Redis, {@code RedlockHealthCheck}
      * for Redlock's servers.
      */
     public Boot3DistlockHealthIndicator(HealthCheck check) {
