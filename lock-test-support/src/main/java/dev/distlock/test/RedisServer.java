@@ -175,6 +175,22 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs a write command, then {@code WAIT replicas timeout} on the same connection, as {@code WAIT} only waits for
+     * the writes of its own connection (on a fresh one it returns at once, whatever the replicas have).
+     *
+     * @param replicas how many replicas must acknowledge the write
+     * @param timeout how long to wait for them
+     * @param write the write command and its arguments, e.g. {@code "SET", "k", "v"}
+     * @return how many replicas acknowledged the write
+     */
+    public long writeAndWait(int replicas, Duration timeout, String... write) {
+        try (RespClient client = client(CLIENT_TIMEOUT.plus(timeout))) {
+            client.command(write);
+            return (Long) client.command("WAIT", Integer.toString(replicas), Long.toString(timeout.toMillis()));
+        }
+    }
+
     /** Whether the server process is alive (it may be suspended). */
     public boolean isRunning() {
         return process.isAlive();

@@ -9,7 +9,7 @@ import java.util.List;
 final class ClusterHealer {
 
     private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(2);
-    private static final String WAIT_MILLIS = "5000";
+    private static final Duration WAIT = Duration.ofSeconds(5);
 
     private final RedisCluster cluster;
     private final int replicasPerPrimary;
@@ -29,8 +29,7 @@ final class ClusterHealer {
         }
         cluster.awaitHealthy();
         for (ClusterNode primary : cluster.primaries()) {
-            primary.command("FLUSHALL");
-            long acked = (Long) primary.command("WAIT", Integer.toString(replicasPerPrimary), WAIT_MILLIS);
+            long acked = primary.server().writeAndWait(replicasPerPrimary, WAIT, "FLUSHALL");
             if (acked < replicasPerPrimary) {
                 throw new IllegalStateException("only " + acked + " replicas of " + primary + " acknowledged FLUSHALL");
             }

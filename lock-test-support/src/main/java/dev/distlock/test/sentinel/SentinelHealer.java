@@ -41,8 +41,7 @@ final class SentinelHealer {
             return problem;
         });
         RedisServer primary = set.primary();
-        primary.command("FLUSHALL");
-        long acked = (Long) primary.command("WAIT", "1", "5000");
+        long acked = primary.writeAndWait(1, Duration.ofSeconds(5), "FLUSHALL");
         if (acked < 1) {
             throw new IllegalStateException("the replica did not acknowledge FLUSHALL on " + primary);
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.test.RedisInfo;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -73,8 +74,8 @@ class RedisClusterIT {
         ClusterNode primary = cluster.primaryForKey(key);
         // earlier tests may have left this primary with more than one replica: every one must have the key
         List<ClusterNode> replicas = cluster.replicasOf(primary);
-        primary.command("SET", key, "v");
-        assertThat(primary.command("WAIT", Integer.toString(replicas.size()), "5000")).isEqualTo((long) replicas.size());
+        assertThat(primary.server().writeAndWait(replicas.size(), Duration.ofSeconds(5), "SET", key, "v"))
+                .isEqualTo(replicas.size());
 
         primary.kill();
         long start = System.nanoTime();

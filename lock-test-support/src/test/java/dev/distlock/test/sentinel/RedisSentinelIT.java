@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.test.RedisServer;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.MethodOrderer;
@@ -39,8 +40,7 @@ class RedisSentinelIT {
         assertThat(set.sentinelAddresses()).hasSize(3).allMatch(address -> address.startsWith("127.0.0.1:"));
         assertThat(set.sentinelUri()).isEqualTo("redis-sentinel://" + String.join(",", set.sentinelAddresses())
                 + "#mymaster");
-        primary.command("SET", "k", "v");
-        assertThat(primary.command("WAIT", "1", "5000")).isEqualTo(1L);
+        assertThat(primary.writeAndWait(1, Duration.ofSeconds(5), "SET", "k", "v")).isEqualTo(1L);
         assertThat(set.replica().command("GET", "k")).isEqualTo("v");
         assertThatThrownBy(() -> set.replica().command("SET", "k", "w")).hasMessageStartingWith("READONLY");
     }
@@ -83,8 +83,7 @@ class RedisSentinelIT {
     void aKilledPrimaryIsFailedOverAndRestartsAsAReplica() {
         RedisSentinelSet set = redis.sentinelSet();
         RedisServer killed = set.primary();
-        killed.command("SET", "k", "v");
-        assertThat(killed.command("WAIT", "1", "5000")).isEqualTo(1L);
+        assertThat(killed.writeAndWait(1, Duration.ofSeconds(5), "SET", "k", "v")).isEqualTo(1L);
 
         long start = System.nanoTime();
         RedisServer next = set.killPrimary();
