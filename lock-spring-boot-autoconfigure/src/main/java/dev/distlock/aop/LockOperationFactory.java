@@ -78,7 +78,7 @@ final class LockOperationFactory {
         }
         ReturnHandler handler = null;
         try {
-            handler = ReturnHandlers.forType(method.getReturnType());
+            handler = ReturnHandlers.forMethod(method);
         } catch (IllegalArgumentException unsupported) {
             report.add(unsupported.getMessage());
         }

@@ -1,17 +1,21 @@
 package dev.distlock.aop;
 
+import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.util.ClassUtils;
 
-/** Picks the {@link ReturnHandler} for a declared return type, or says why the type cannot be locked. */
+/** Picks the {@link ReturnHandler} for a method, or says why the method cannot be locked. */
 final class ReturnHandlers {
 
     private static final boolean REACTOR_PRESENT =
             ClassUtils.isPresent("reactor.core.publisher.Mono", ReturnHandlers.class.getClassLoader());
+
+    private static final String KOTLIN_FLOW = "kotlinx.coroutines.flow.Flow";
 
     private static final ReturnHandler COMPLETION_STAGE = new CompletionStageReturnHandler();
 
@@ -19,11 +23,27 @@ final class ReturnHandlers {
     }
 
     /**
+     * The handler for {@code method}.
+     *
+     * @throws IllegalArgumentException if the lock cannot follow the method's completion, with what is allowed
+     */
+    static ReturnHandler forMethod(Method method) {
+        // declared to return Object: Spring runs its body in a Mono it subscribes to after the interceptor has returned
+        if (KotlinDetector.isSuspendingFunction(method)) {
+            throw new IllegalArgumentException("the method is a Kotlin suspend function, which @DistributedLock does "
+                    + "not support yet: Spring starts its body only after the lock's interceptor has returned, so it "
+                    + "would run without the lock; allowed: a function that is not suspend (in a suspend function, "
+                    + "lock by hand with LockRegistry)");
+        }
+        return forType(method.getReturnType());
+    }
+
+    /**
      * The handler for methods declared to return {@code type}.
      *
      * @throws IllegalArgumentException if the lock cannot follow the type's completion, with what is allowed
      */
-    static ReturnHandler forType(Class<?> type) {
+    private static ReturnHandler forType(Class<?> type) {
         if (type == CompletionStage.class || type == CompletableFuture.class) {
             return COMPLETION_STAGE;
         }
@@ -39,11 +59,24 @@ final class ReturnHandlers {
                     + "lock is held until an asynchronous result completes only for CompletionStage and "
                     + "CompletableFuture");
         }
+        if (isKotlinFlow(type)) {
+            throw new IllegalArgumentException("the return type " + type.getName() + " is a Kotlin Flow, which "
+                    + "@DistributedLock does not support yet: the lock would be released before the flow is collected; "
+                    + "allowed: a result that is ready when the method returns, CompletionStage, Mono or Flux");
+        }
         if (isReactive(type)) {
             throw new IllegalArgumentException("the return type " + type.getName() + " is not supported: of the "
                     + "reactive types only Mono and Flux are (with reactor-core on the classpath)");
         }
         return new BlockingReturnHandler(type);
+    }
+
+    private static boolean isKotlinFlow(Class<?> type) {
+        ClassLoader loader = type.getClassLoader();
+        if (loader == null || !ClassUtils.isPresent(KOTLIN_FLOW, loader)) {
+            return false;
+        }
+        return ClassUtils.resolveClassName(KOTLIN_FLOW, loader).isAssignableFrom(type);
     }
 
     private static boolean isReactive(Class<?> type) {

@@ -183,6 +183,8 @@ class HoldDeadlineTest {
         assertThat(events.awaitLoss(10)).isTrue();
         assertThat(detached.isHeld()).isFalse();
         assertThatThrownBy(detached::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("ran out");
-        assertThat(inOtherThread(() -> registry.obtain("job").tryLock())).as("the gate was given back").isTrue();
+        // the store's key may outlive the local deadline by the drift allowance: wait for it, not for the gate
+        assertThat(inOtherThread(() -> registry.obtain("job").tryLock(Registries.PATIENCE)))
+                .as("the gate was given back").isTrue();
     }
 }
