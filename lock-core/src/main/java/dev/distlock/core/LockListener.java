@@ -34,6 +34,14 @@ public interface LockListener {
     default void onRenewalFailed(LockEvent event) {
     }
 
+    /**
+     * An acquire call has met only transient backend errors ({@code error}: the last one, e.g. {@code READONLY} on
+     * a replica, {@code CLUSTERDOWN}) for a while and keeps trying within its wait; told once per call.
+     * {@code elapsed} is the wait so far.
+     */
+    default void onAcquireRetrying(LockEvent event) {
+    }
+
     /** Releasing a hold failed in the backend ({@code error}); the key expires with its lease. */
     default void onReleaseFailed(LockEvent event) {
     }

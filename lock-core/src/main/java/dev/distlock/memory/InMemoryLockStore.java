@@ -141,6 +141,19 @@ public final class InMemoryLockStore implements LockStore {
     }
 
     @Override
+    public synchronized boolean renew(String name, String token, long leaseMillis) {
+        long now = clock.millis();
+        Held current = heldBy(name, token, now);
+        if (current == null) {
+            return false;
+        }
+        if (current.expiresAt() < now + leaseMillis) {
+            holds.put(name, current.withExpiry(now + leaseMillis));
+        }
+        return true;
+    }
+
+    @Override
     public synchronized boolean raiseFence(String name, String token, long fencingToken) {
         long now = clock.millis();
         Held current = heldBy(name, token, now);

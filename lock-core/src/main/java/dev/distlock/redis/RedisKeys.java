@@ -1,5 +1,7 @@
 package dev.distlock.redis;
 
+import dev.distlock.core.support.LockNames;
+
 /**
  * Maps lock names to Redis keys. Every key of one lock shares the hash tag {@code {name}}, so all of them
  * live in one Redis Cluster slot. Inside the tag, {@code %} and {@code }} are percent-encoded: a name may
@@ -10,11 +12,27 @@ final class RedisKeys {
     private final String prefix;
 
     RedisKeys(String prefix) {
-        if (prefix == null || prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-            throw new IllegalArgumentException("The key prefix must not be null nor contain '{' or '}' (they "
-                    + "would change the Redis Cluster hash tag), got '" + prefix + "'");
+        String problem = prefixProblem(prefix);
+        if (problem != null) {
+            throw new IllegalArgumentException("The key prefix " + problem + ", got '" + prefix + "'");
         }
         this.prefix = prefix.isEmpty() ? "" : prefix + ':';
+    }
+
+    /** What is wrong with a key prefix ("must ..."), or {@code null} if it can prefix lock keys. */
+    static String prefixProblem(String prefix) {
+        if (prefix == null) {
+            return "must not be null (empty for none)";
+        }
+        if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+            return "must not contain '{' or '}' (they would change the Redis Cluster hash tag of the lock keys)";
+        }
+        int unpaired = LockNames.unpairedSurrogate(prefix);
+        if (unpaired >= 0) {
+            return "must be valid UTF-16, found an unpaired surrogate at index " + unpaired + " (Redis would get "
+                    + "'?' in its place, so such prefixes would share keys)";
+        }
+        return null;
     }
 
     /** The key whose value is the owner token. */

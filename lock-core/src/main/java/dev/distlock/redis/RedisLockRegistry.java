@@ -25,10 +25,11 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * written {@code %25} and {@code %7D}. Names may hold any character, up to {@value LockNames#MAX_LENGTH}
  * of them.
  *
- * <p>An uncontended lock and unlock costs two round trips and six Redis commands: one script to acquire
- * ({@code SET NX PX GET}, {@code INCR} of the fence), one to release (compare and delete). A release with
- * waiters queued hands the lock to the first of them and tells its process on that registry's own channel
- * {@code <prefix>:granted:<random id>} (subscribed at the registry's first wait, on one pub/sub
+ * <p>An uncontended lock and unlock costs two round trips and eight Redis commands: one script to acquire
+ * ({@code TIME}, {@code SET NX PX GET} of the lock, {@code SET GET} of the fence), one to release ({@code GET}
+ * to compare, {@code RENAME} to the trace, {@code PEXPIRE LT} to keep the trace no longer than the fence). A
+ * release with waiters queued hands the lock to the first of them and tells its process on that registry's
+ * own channel {@code <prefix>:granted:<random id>} (subscribed at the registry's first wait, on one pub/sub
  * connection); the new owner starts without another round trip.
  *
  * <p>Close the registry when done; holds still open then expire with their leases.

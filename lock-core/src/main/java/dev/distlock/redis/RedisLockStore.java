@@ -106,7 +106,17 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public boolean extend(String name, String token, long leaseMillis) {
-        byte[][] keysAndArgs = {bytes(keys.lock(name)), bytes(token), bytes(Long.toString(leaseMillis))};
+        return setLease(name, token, leaseMillis, false);
+    }
+
+    @Override
+    public boolean renew(String name, String token, long leaseMillis) {
+        return setLease(name, token, leaseMillis, true);
+    }
+
+    private boolean setLease(String name, String token, long leaseMillis, boolean onlyLonger) {
+        byte[][] keysAndArgs = {bytes(keys.lock(name)), bytes(token), bytes(Long.toString(leaseMillis)),
+                bytes(onlyLonger ? "1" : "0")};
         if (!acks.enabled()) {
             return LockScripts.EXTEND.<Long>run(redis, 1, keysAndArgs) == 1L;
         }
@@ -193,6 +203,18 @@ final class RedisLockStore implements LockStore {
                     || type.contains("ConnectionFailure") || type.contains("Redirect")
                     || type.equals("RedisConnectionException") || type.equals("JedisConnectionException")
                     || CONNECTION_LOST.matcher(message).find()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public boolean wasRefused(RuntimeException failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            String message = cause.getMessage() != null ? cause.getMessage() : "";
+            // NOREPLICAS: the command ran, only too few replicas acknowledged it
+            if (TRANSIENT_REPLY.matcher(message).lookingAt() && !message.startsWith("NOREPLICAS")) {
                 return true;
             }
         }

@@ -51,4 +51,12 @@ public final class RedisLockStores {
     public static void checkKeyPrefix(String keyPrefix) {
         new RedisKeys(keyPrefix);
     }
+
+    /**
+     * What is wrong with a key prefix, as a phrase starting with "must", or {@code null} if it can prefix lock keys:
+     * no brace (it would change the Redis Cluster hash tag), valid UTF-16.
+     */
+    public static String keyPrefixProblem(String keyPrefix) {
+        return RedisKeys.prefixProblem(keyPrefix);
+    }
 }

@@ -127,6 +127,11 @@ final class RedlockLockStore implements LockStore {
         return trueOnMajority(node -> node.extend(name, token, leaseMillis));
     }
 
+    @Override
+    public boolean renew(String name, String token, long leaseMillis) {
+        return trueOnMajority(node -> node.renew(name, token, leaseMillis));
+    }
+
     /** Whether a majority answered true; false if a majority answered but not so; fails without a majority. */
     private boolean trueOnMajority(Function<LockStore, Boolean> call) {
         Answers<Boolean> answers = onNodes(allNodes(), call);
@@ -189,6 +194,8 @@ final class RedlockLockStore implements LockStore {
     public boolean isTransient(RuntimeException failure) {
         return failure instanceof QuorumException;
     }
+
+    // wasRefused stays false: a quorum failure says nothing of the nodes that did not answer
 
     @Override
     public void close() {

@@ -12,8 +12,8 @@
 -- Returns {1, fencing token, server ms} when the caller holds the lock, else {0, the holder's remaining
 -- lease in ms (-1: no expiry), server ms}.
 --
--- Uncontended on Redis 7 this runs TIME, SET NX GET and SET GET of the fence: with the release's GET and
--- DEL, seven commands per lock and unlock, counting the two EVALSHA.
+-- Uncontended on Redis 7 this runs TIME, SET NX GET and SET GET of the fence: with the release's GET, RENAME and
+-- PEXPIRE LT of its trace, eight commands per lock and unlock, counting the two EVALSHA.
 local token, lease, retention = ARGV[1], ARGV[2], ARGV[3]
 local now_ms, now_us = clock()
 
@@ -35,6 +35,10 @@ end
 
 if not held then
   local fence, queued = issue_fence(token, '', now_us, retention)
+  if not fence then
+    redis.call('DEL', KEYS[1])
+    return fence_exhausted()
+  end
   if queued then
     -- the lock was free, but a lease may have run out with waiters queued: the first live one gets it
     local waiter = pop_live_waiter(now_ms)
@@ -56,9 +60,13 @@ if not held then
 end
 
 if owned_by(held, token) then
+  local fence = own_fence(held, token, now_us, retention)
+  if not fence then
+    return fence_exhausted()
+  end
   leave_queue(token)
   redis.call('PEXPIRE', KEYS[1], lease)
-  return { 1, own_fence(held, token, now_us, retention), now_ms }
+  return { 1, fence, now_ms }
 end
 
 if ARGV[4] == '1' and enqueue(token, lease, ARGV[5], ARGV[6], now_ms) then

@@ -12,13 +12,15 @@
 --   KEYS[4] the waiters: token -> '<deadline ms> <lease ms> <timeout ms> <channel>'. An entry is live until
 --           its deadline (server clock), which each try of its waiter moves to now + timeout.
 --   KEYS[5] (release and abandon only) the last released value of the lock: a release renames the lock to it
---           instead of deleting it, so it lives no longer than the lease would have, and a release that a
---           client runs again after a reconnect finds the trace of the first run.
+--           instead of deleting it, so it lives no longer than the lease would have (nor than the fence), and a
+--           release that a client runs again after a reconnect finds the trace of the first run.
 -- Redis 6.x lacks SET ... NX ... GET (7.0) and SET ... GET (6.2): the scripts fall back to separate commands.
 
 local MODERN = (redis.REDIS_VERSION_NUM or 0) >= 0x070000
--- fencing tokens beyond this are garbage (tokens are about the clock in microseconds, far below it)
-local MAX_FENCE = 2 ^ 53
+-- The largest fencing token: Lua counts in doubles, exact up to 2^53 - 1. A fence at it is exhausted: no larger
+-- token can be issued. One beyond 2^53 (which older versions could reach) is garbage: tokens are about the clock in
+-- microseconds, far below it.
+local MAX_FENCE = 2 ^ 53 - 1
 
 local function fmt(number)
   return string.format('%d', number)
@@ -63,17 +65,25 @@ local function parse_fence(value)
     return 0, nil, false
   end
   local last = tonumber(string.match(value, '^(%-?%d+)'))
-  if not last or last < 0 or last > MAX_FENCE then
+  if not last or last < 0 or last > MAX_FENCE + 1 then
     return 0, nil, true
   end
   return last, string.match(value, '^%S+ (%S+)'), string.sub(value, -2) == ' q'
+end
+
+-- The error of a lock whose fencing tokens are exhausted (see MAX_FENCE): tokens must grow, so none is issued.
+local function fence_exhausted()
+  return redis.error_reply('ERR distlock: the fencing tokens of ' .. KEYS[1] .. ' are exhausted: they reached '
+      .. fmt(MAX_FENCE) .. ' (2^53 - 1), the largest a script counts to exactly, and every new one must be larger '
+      .. '(' .. KEYS[2] .. ' holds the last one)')
 end
 
 -- Issues the next fencing token to owner: larger than the last one kept in the fence and at least the server
 -- clock in microseconds. So tokens grow while the fence lives, and also after it was lost (expired, evicted,
 -- not yet replicated to a promoted replica, garbage) as long as the clock is ahead of the tokens issued
 -- before. Writes the fence with the suffix ('' or ' q'); returns the token and whether the fence said that
--- waiters may be queued. One command on 7.0 unless the clock is behind the last token.
+-- waiters may be queued, or nil if the tokens are exhausted (the fence is then left as it was). One command on
+-- 7.0 unless the clock is behind the last token.
 local function issue_fence(owner, suffix, now_us, retention)
   local value = fmt(now_us) .. ' ' .. owner .. suffix
   local old
@@ -90,6 +100,10 @@ local function issue_fence(owner, suffix, now_us, retention)
   end
   local last, _, queued = parse_fence(old)
   local fence = now_us
+  if last >= MAX_FENCE then
+    redis.call('SET', KEYS[2], old, 'PX', retention)
+    return nil, queued
+  end
   if last >= now_us then
     fence = last + 1
     redis.call('SET', KEYS[2], fmt(fence) .. ' ' .. owner .. suffix, 'PX', retention)
@@ -98,7 +112,7 @@ local function issue_fence(owner, suffix, now_us, retention)
 end
 
 -- The fencing token of a hold of the token found in the lock value: from a hand-off, from the fence if it
--- names the token (a repeated try), else a new one.
+-- names the token (a repeated try), else a new one (nil if the tokens are exhausted).
 local function own_fence(held, token, now_us, retention)
   local fence = handed_fence(held, token)
   if fence then
@@ -177,28 +191,47 @@ local function hand_over(waiter, fence, previous, now_ms)
   return nil
 end
 
+-- Renames the lock to its trace, which lives as long as the lease would have, and no longer than the fence.
+local function leave_trace(retention)
+  redis.call('RENAME', KEYS[1], KEYS[5])
+  if MODERN then
+    redis.call('PEXPIRE', KEYS[5], retention, 'LT')
+  else
+    local ttl = redis.call('PTTL', KEYS[5])
+    if ttl < 0 or ttl > tonumber(retention) then
+      redis.call('PEXPIRE', KEYS[5], retention)
+    end
+  end
+end
+
 -- Releases the lock if the token holds it: hands it to the first live waiter, or renames it to its trace.
 -- Returns {1} or {1, PUBLISH error} if released (also when a release run again finds that its first run
--- took effect), {0} if the lock is not the token's.
+-- took effect, whoever holds the lock since), {0} if the lock is not the token's.
 local function release(token, retention)
   local held = value_or_false(redis.pcall('GET', KEYS[1]))
   if held == token then
-    redis.call('RENAME', KEYS[1], KEYS[5])
+    leave_trace(retention)
     return { 1 }
   end
   if not owned_by(held, token) then
-    -- run again? the first run handed the lock over from this token, or left its trace
-    local trace = held or value_or_false(redis.pcall('GET', KEYS[5]))
-    local ran = trace and (previous_owner(trace) == token or (not held and owned_by(trace, token)))
+    -- run again? the first run handed the lock over from this token, or left its trace, or the trace is of the
+    -- owner it handed the lock to
+    local trace = value_or_false(redis.pcall('GET', KEYS[5]))
+    local ran = previous_owner(held) == token or owned_by(trace, token) or previous_owner(trace) == token
     return { ran and 1 or 0 }
   end
   local now_ms, now_us = clock()
   local waiter = pop_live_waiter(now_ms)
   if not waiter then
-    redis.call('RENAME', KEYS[1], KEYS[5])
+    leave_trace(retention)
     return { 1 }
   end
   local fence = issue_fence(waiter.token, ' q', now_us, retention)
+  if not fence then
+    -- no token to hand over with: released; the waiter finds out at its next try
+    leave_trace(retention)
+    return { 1 }
+  end
   local refused = hand_over(waiter, fence, token, now_ms)
   if refused then
     return { 1, refused }

@@ -7,7 +7,11 @@ local now_ms, now_us = clock()
 leave_queue(ARGV[1])
 local held = value_or_false(redis.pcall('GET', KEYS[1]))
 if owned_by(held, ARGV[1]) then
+  local fence = own_fence(held, ARGV[1], now_us, ARGV[3])
+  if not fence then
+    return fence_exhausted()
+  end
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return { 1, own_fence(held, ARGV[1], now_us, ARGV[3]), now_ms }
+  return { 1, fence, now_ms }
 end
 return { 0, -1, now_ms }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 class RedisKeysTest {
 
@@ -36,7 +37,22 @@ class RedisKeysTest {
     @Test
     void aPrefixWithBracesIsRejected() {
         assertThatThrownBy(() -> new RedisKeys("bad{")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("must not be null nor contain '{' or '}'");
+                .hasMessageContaining("must not contain '{' or '}'");
+        assertThatThrownBy(() -> new RedisKeys(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must not be null");
+    }
+
+    @Test
+    void aPrefixThatIsNotValidUtf16IsRejectedWhereItIsGiven() {
+        // each of these reaches Redis as "?": they would all lock ?:{x}
+        for (String prefix : List.of("\uD800", "\uDC00", "a\uDBFF", "\uDC00\uD800")) {
+            assertThatThrownBy(() -> RedisLockRegistry.builder(new LettuceConnectionFactory()).keyPrefix(prefix))
+                    .as(prefix).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("must be valid UTF-16, found an unpaired surrogate at index");
+            assertThat(RedisLockStores.keyPrefixProblem(prefix)).as(prefix).contains("valid UTF-16");
+        }
+        assertThat(new RedisKeys("\uD83D\uDD12").lock("x")).isEqualTo("\uD83D\uDD12:{x}");
+        assertThat(RedisLockStores.keyPrefixProblem("\uD83D\uDD12")).isNull();
     }
 
     /** The part Redis Cluster hashes: between the first '{' and the next '}', or "" if there is none. */

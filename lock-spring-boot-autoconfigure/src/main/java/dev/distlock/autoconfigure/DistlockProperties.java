@@ -2,6 +2,7 @@ package dev.distlock.autoconfigure;
 
 import dev.distlock.core.Lease;
 import dev.distlock.core.support.StoreLockRegistry;
+import dev.distlock.redis.RedisLockStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,9 +95,9 @@ public class DistlockProperties implements InitializingBean {
     /** Checks every value; throws naming the first property whose value cannot work. */
     @Override
     public void afterPropertiesSet() {
-        if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
-            throw invalid("key-prefix", keyPrefix, "must not contain '{' or '}' (they would change the Redis "
-                    + "Cluster hash tag of the lock keys)");
+        String keyPrefixProblem = RedisLockStores.keyPrefixProblem(keyPrefix);
+        if (keyPrefixProblem != null) {
+            throw invalid("key-prefix", keyPrefix, keyPrefixProblem);
         }
         if (waitTimeout == null || waitTimeout.isNegative()) {
             throw invalid("wait-timeout", waitTimeout, "must be zero (one try) or positive");

@@ -175,6 +175,7 @@ class DistlockAutoConfigurationTests {
     @Test
     void invalidPropertiesFailTheStartupNamingTheProperty() {
         assertStartupFails("distlock.key-prefix=a{b", "distlock.key-prefix", "must not contain '{' or '}'");
+        assertStartupFails("distlock.key-prefix=a\uD800", "distlock.key-prefix", "must be valid UTF-16");
         assertStartupFails("distlock.wait-timeout=-1s", "distlock.wait-timeout", "must be zero (one try) or positive");
         assertStartupFails("distlock.lease=100ms", "distlock.lease", "between 300ms and 365 days when renewed");
         assertStartupFails("distlock.lease=0s", "distlock.lease", "between 300ms and 365 days when renewed");

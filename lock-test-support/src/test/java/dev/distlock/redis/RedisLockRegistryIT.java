@@ -58,7 +58,7 @@ class RedisLockRegistryIT {
     }
 
     @Test
-    void uncontendedLocksCostSevenCommandsAndPublishNothingWhileAHandOffTellsOnlyTheWaitersRegistry() throws Exception {
+    void uncontendedLocksCostEightCommandsAndPublishNothingWhileAHandOffTellsOnlyTheWaitersRegistry() throws Exception {
         RedisLockRegistry holderRegistry = registry(Client.LETTUCE, builder -> builder);
         RedisLockRegistry waiterRegistry = registry(Client.LETTUCE,
                 builder -> builder.maxPollInterval(Duration.ofSeconds(30)));
@@ -79,11 +79,11 @@ class RedisLockRegistryIT {
         }
         assertThat(commandCalls(redis.server(), "publish")).isZero();
         assertThat(channels()).isEmpty();
-        // two round trips and seven commands per lock and unlock, counting those the scripts run: EVALSHA,
-        // TIME, SET NX GET of the lock and SET GET of the fence; EVALSHA, GET and RENAME to the trace
+        // two round trips and eight commands per lock and unlock, counting those the scripts run: EVALSHA,
+        // TIME, SET NX GET of the lock and SET GET of the fence; EVALSHA, GET, RENAME to the trace and PEXPIRE LT
         assertThat(commandCalls(redis.server(), "evalsha")).isEqualTo(20);
         assertThat(commandCalls(redis.server(), "eval")).isZero();
-        assertThat(allCommandCalls(redis.server())).isEqualTo(70);
+        assertThat(allCommandCalls(redis.server())).isEqualTo(80);
 
         holder.lock();
         CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {

@@ -26,6 +26,7 @@ abstract class RedisScriptsTests {
     private static final String FENCE = LOCK + ":fence";
     private static final long LEASE = 30_000;
     private static final long TIMEOUT = 1_000;
+    private static final long RETENTION = 3_600_000;
 
     private LettuceConnectionFactory factory;
     private RedisLockStore store;
@@ -37,7 +38,7 @@ abstract class RedisScriptsTests {
     void connect() {
         factory = RedisConnections.lettuce(server(), Duration.ofSeconds(5));
         store = new RedisLockStore(factory, new RedisKeys("distlock"),
-                new GrantInbox(new RedisMessageListenerContainer(), false, "distlock:granted:test"), 3_600_000);
+                new GrantInbox(new RedisMessageListenerContainer(), false, "distlock:granted:test"), RETENTION);
     }
 
     @AfterEach
@@ -57,7 +58,7 @@ abstract class RedisScriptsTests {
     }
 
     @Test
-    void aReleaseRunTwiceReportsTheReleaseItMadeUntilSomebodyElseAcquires() {
+    void aReleaseRunTwiceReportsTheReleaseItMadeUntilAnotherReleaseReplacesItsTrace() {
         store.tryAcquire("job", "T", LEASE, false, TIMEOUT);
 
         assertThat(store.release("job", "T")).isTrue();
@@ -66,7 +67,52 @@ abstract class RedisScriptsTests {
         assertThat(store.release("job", "T")).as("run again").isTrue();
 
         store.tryAcquire("job", "other", LEASE, false, TIMEOUT);
-        assertThat(store.release("job", "T")).as("another owner since").isFalse();
+        assertThat(store.release("job", "T")).as("run again after another owner took the lock").isTrue();
+        assertThat((String) server().command("GET", LOCK)).as("the other owner's lock is untouched").isEqualTo("other");
+        store.release("job", "other");
+        assertThat(store.release("job", "T")).as("the other owner's release replaced the trace").isFalse();
+    }
+
+    @Test
+    void theTraceOfAReleaseLivesNoLongerThanTheFence() {
+        long year = 365L * 24 * 3_600_000;
+        store.tryAcquire("job", "T", year, false, TIMEOUT);
+
+        assertThat(store.release("job", "T")).isTrue();
+
+        assertThat((Long) server().command("PTTL", LOCK + ":released")).isPositive()
+                .isLessThanOrEqualTo(RETENTION);
+    }
+
+    @Test
+    void aRenewalNeverShortensTheLeaseAnExtendSet() {
+        store.tryAcquire("job", "T", LEASE, false, TIMEOUT);
+        assertThat(store.extend("job", "T", 120_000)).isTrue();
+
+        assertThat(store.renew("job", "T", LEASE)).as("held").isTrue();
+        assertThat((Long) server().command("PTTL", LOCK)).isGreaterThan(100_000);
+
+        assertThat(store.extend("job", "T", 1_000)).as("an extend sets it exactly").isTrue();
+        assertThat((Long) server().command("PTTL", LOCK)).isLessThanOrEqualTo(1_000);
+        assertThat(store.renew("job", "T", LEASE)).isTrue();
+        assertThat((Long) server().command("PTTL", LOCK)).as("a renewal lengthens it").isGreaterThan(20_000);
+        assertThat(store.renew("job", "other", LEASE)).as("not the holder").isFalse();
+    }
+
+    @Test
+    void fencingTokensStrictlyIncreaseUpTo2To53Minus1AndThenTheAcquireFailsClearly() {
+        long max = (1L << 53) - 1;
+        server().command("SET", FENCE, (max - 1) + " someone");
+
+        AcquireResult last = store.tryAcquire("job", "T", LEASE, false, TIMEOUT);
+        assertThat(last.fencingToken()).isEqualTo(max);
+        assertThat(store.release("job", "T")).isTrue();
+
+        assertThatThrownBy(() -> store.tryAcquire("job", "U", LEASE, false, TIMEOUT))
+                .hasStackTraceContaining("fencing tokens of " + LOCK + " are exhausted")
+                .hasStackTraceContaining(Long.toString(max));
+        assertThat((Long) server().command("EXISTS", LOCK)).as("no lock left behind").isZero();
+        assertThat((String) server().command("GET", FENCE)).startsWith(max + " T");
     }
 
     @Test
@@ -92,7 +138,9 @@ abstract class RedisScriptsTests {
         assertThat((Long) server().command("PTTL", LOCK)).isGreaterThan(TIMEOUT);
         assertThat(store.release("job", "W")).isTrue();
         store.tryAcquire("job", "X", LEASE, false, TIMEOUT);
-        assertThat(store.release("job", "T")).as("two owners later").isFalse();
+        assertThat(store.release("job", "T")).as("the trace is of the owner it handed over to").isTrue();
+        assertThat(store.release("job", "X")).isTrue();
+        assertThat(store.release("job", "T")).as("three owners later").isFalse();
     }
 
     @Test

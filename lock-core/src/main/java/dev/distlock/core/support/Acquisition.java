@@ -39,7 +39,9 @@ final class Acquisition {
     private final long waitNanos;
     /** An interrupt that an uninterruptible acquisition waited through; the flag is set again at the end. */
     private boolean interrupted;
-    private final TransientRetries retries = new TransientRetries();
+    /** Whether a try found the name held: transient errors after it end the call as a timeout, not an error. */
+    private boolean sawHeld;
+    private final TransientRetries retries;
 
     Acquisition(StoreLockRegistry registry, NameState state, String name, String label, long leaseMillis,
             boolean renewed, long waitNanos, boolean interruptible) {
@@ -52,6 +54,7 @@ final class Acquisition {
         this.renewed = renewed;
         this.waitNanos = Math.max(0, waitNanos);
         this.interruptible = interruptible;
+        this.retries = new TransientRetries(error -> registry.listeners().acquireRetrying(failure(error)));
     }
 
     /** Returns the new hold, or {@code null} if the wait ran out. */
@@ -91,9 +94,11 @@ final class Acquisition {
                     if (hold == null) {
                         return null;
                     }
+                } catch (OutOfTime end) {
+                    return null;
                 } catch (Restart restart) {
-                    // a transient error, or an interrupt that broke a command of lock(): that token was
-                    // abandoned, go on with a new one (after a short pause for a transient error)
+                    // a transient error, an interrupt that broke a command of lock(), or a reply too late to
+                    // count: that token was abandoned, go on with a new one (after a short pause for an error)
                     retries.pause(this::sleep);
                 }
             }
@@ -226,7 +231,7 @@ final class Acquisition {
                         result = tryOnce(true);
                     }
                 }
-                return hold(result.fencingToken(), lastSentNanos);
+                return counted(result.fencingToken(), lastSentNanos, true);
             } finally {
                 if (subscription != null) {
                     subscription.close();
@@ -280,13 +285,22 @@ final class Acquisition {
                     interrupted = true;
                     throw Restart.INSTANCE;
                 }
-                if (store.isTransient(failure) && retries.retryWithin(remainingNanos())) {
-                    throw Restart.INSTANCE;
+                if (store.isTransient(failure)) {
+                    retries.failed(failure);
+                    if (retries.retryWithin(remainingNanos())) {
+                        throw Restart.INSTANCE;
+                    }
+                    if (sawHeld) {
+                        // the name was held when the store last answered: the wait ran out, as for any busy lock
+                        throw OutOfTime.INSTANCE;
+                    }
                 }
                 throw new LockBackendException(name, "acquire", failure);
             }
             lastSentNanos = sent;
             lastServerMillis = result.serverTimeMillis();
+            retries.answered();
+            sawHeld |= !result.acquired();
             if (!result.acquired() && !queue) {
                 mayHoldSomething = false;
             }
@@ -306,8 +320,8 @@ final class Acquisition {
             long sent = System.nanoTime();
             try {
                 AcquireResult result = store.leaveQueue(name, token, leaseMillis);
-                mayHoldSomething = false;
-                return result.acquired() ? hold(result.fencingToken(), sent) : null;
+                mayHoldSomething = result.acquired();
+                return result.acquired() ? counted(result.fencingToken(), sent, false) : null;
             } catch (RuntimeException failure) {
                 outcomeUnknown = true; // the clean-up takes over
                 return null;
@@ -366,6 +380,21 @@ final class Acquisition {
             }
         }
 
+        /**
+         * The hold a reply to a command sent at {@code sentNanos} gave, if enough of its lease is left to count
+         * ({@link LeaseTiming#validEnough}). If not, the token keeps what it may hold, so that it is abandoned on
+         * the way out, and the acquisition tries anew with another token while its wait lasts ({@code mayRetry}).
+         */
+        private Hold counted(long fencingToken, long sentNanos, boolean mayRetry) {
+            if (LeaseTiming.validEnough(LeaseTiming.validUntil(sentNanos, leaseMillis), leaseMillis, System.nanoTime())) {
+                return hold(fencingToken, sentNanos);
+            }
+            if (mayRetry && remainingNanos() > 0) {
+                throw Restart.INSTANCE;
+            }
+            return null;
+        }
+
         /** The hold a try (or leaving the queue) sent at {@code sentNanos} gave, with the full lease. */
         private Hold hold(long fencingToken, long sentNanos) {
             mayHoldSomething = false;
@@ -413,6 +442,17 @@ final class Acquisition {
                     interrupted = true;
                 }
             }
+        }
+    }
+
+    /** Thrown inside an acquisition whose wait ran out during transient errors after the name was seen held. */
+    private static final class OutOfTime extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+        static final OutOfTime INSTANCE = new OutOfTime();
+
+        private OutOfTime() {
+            super("out of time", null, false, false);
         }
     }
 

@@ -136,6 +136,16 @@ final class Hold {
         return true;
     }
 
+    /**
+     * An {@code extend} to {@code lease}, sent at {@code sentNanos}, failed without an answer: it may have run. The
+     * hold counts with the shorter of its old and the new lease, and a renewal sent before it can no longer move
+     * the deadline (it may have reached the store before the extend that cut it back).
+     */
+    synchronized void leaseMaybeSet(long sentNanos, long lease) {
+        leaseEpoch++;
+        validUntilNanos = Math.min(validUntilNanos, LeaseTiming.validUntil(sentNanos, lease));
+    }
+
     /** Why the hold is not held (any more): the recorded loss, or its passed deadline. */
     String lostReason() {
         String reason = lostReason;

@@ -26,6 +26,15 @@ public final class LeaseTiming {
         return sentNanos + TimeUnit.MILLISECONDS.toNanos(leaseMillis - driftMillis(leaseMillis));
     }
 
+    /**
+     * Whether an acquisition sent with {@code leaseMillis}, valid until {@code validUntilNanos}, has enough left at
+     * {@code nowNanos} to count: a tenth of the lease. A reply that came later than that (a paused process, a slow
+     * first connection) would hand the caller a hold that is lost, or nearly, before it can use it.
+     */
+    static boolean validEnough(long validUntilNanos, long leaseMillis, long nowNanos) {
+        return validUntilNanos - nowNanos >= TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 10));
+    }
+
     /** How long after a confirmed renewal was sent the next one is due: a third of the lease. */
     static long renewalPeriodNanos(long leaseMillis) {
         return TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 3));

@@ -49,6 +49,13 @@ final class Listeners {
         each(LockListener::onRenewalFailed, event);
     }
 
+    /** An acquisition that keeps meeting transient errors; logged at WARN (once per call, as it is told once). */
+    void acquireRetrying(LockEvent event) {
+        log.warn("Acquiring lock '{}' has met only transient backend errors for {}, still trying within its wait: "
+                + "{}", event.lockName(), event.elapsed(), LockBackendException.innermostMessage(event.error()));
+        each(LockListener::onAcquireRetrying, event);
+    }
+
     void releaseFailed(LockEvent event) {
         each(LockListener::onReleaseFailed, event);
     }

@@ -26,15 +26,28 @@ public final class LockNames {
             throw new InvalidLockNameException(name, "a lock name may have at most " + MAX_LENGTH
                     + " characters, this one has " + name.length());
         }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < name.length() && Character.isLowSurrogate(name.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                throw new InvalidLockNameException(name, "a lock name must be valid UTF-16, found an unpaired "
-                        + "surrogate at index " + i);
-            }
+        int unpaired = unpairedSurrogate(name);
+        if (unpaired >= 0) {
+            throw new InvalidLockNameException(name, "a lock name must be valid UTF-16, found an unpaired "
+                    + "surrogate at index " + unpaired);
         }
         return name;
+    }
+
+    /**
+     * The index of the first surrogate char of {@code text} that is not half of a pair, or -1 if it is valid
+     * UTF-16. Such a char has no UTF-8 encoding: Redis would get a {@code ?} in its place, so texts that differ
+     * only there would share a key.
+     */
+    public static int unpairedSurrogate(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return i;
+            }
+        }
+        return -1;
     }
 }

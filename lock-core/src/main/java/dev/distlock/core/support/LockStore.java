@@ -68,6 +68,15 @@ public interface LockStore extends AutoCloseable {
     boolean extend(String name, String token, long leaseMillis);
 
     /**
+     * Makes the remaining lease of the hold at least {@code leaseMillis} if it is held under {@code token}, never
+     * shorter: a renewal (or a hand-off's confirmation) that reaches the store after an {@link #extend} cannot cut
+     * back the lease that set.
+     *
+     * @return whether it was held under the token
+     */
+    boolean renew(String name, String token, long leaseMillis);
+
+    /**
      * If the lock is held under {@code token}, makes {@code fencingToken} the last one issued for the name
      * when it is larger than the kept one, so that every later token is larger still: how a store made of
      * several backends (Redlock) makes the token it chose, the largest of its majority, binding on each of them.
@@ -130,6 +139,15 @@ public interface LockStore extends AutoCloseable {
      * timeout), not refusing the command for good. Acquisitions retry such failures within their wait.
      */
     default boolean isTransient(RuntimeException failure) {
+        return false;
+    }
+
+    /**
+     * Whether {@code failure} is the backend's answer that the command did not run (a transient refusal such as
+     * a cluster slot in migration): sending it again at once is cheap and cannot double its effect. A timeout or
+     * a lost connection is not one: the command may have run, and its effect is only known later.
+     */
+    default boolean wasRefused(RuntimeException failure) {
         return false;
     }
 

@@ -47,7 +47,10 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     /** How long {@link #close()} gives waiting calls to leave the store's queue. */
     private static final long CLOSE_WAIT_MILLIS = 5000;
-    /** How many times a release is tried when it fails transiently, before the background clean-up takes over. */
+    /**
+     * How many times a release is sent while the store refuses it transiently (the command did not run); any other
+     * failure leaves it to the background clean-up at once, so that {@code unlock()} waits for one command at most.
+     */
     private static final int RELEASE_ATTEMPTS = 3;
     /** How long an announcement lives in the store; it is renewed every third of it while the registry is open. */
     private static final long ANNOUNCEMENT_TTL_MILLIS = 60_000;
@@ -66,7 +69,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     private final Instant createdAt = Instant.now();
     private final AtomicBoolean announcing = new AtomicBoolean();
     private volatile LockHolder identity;
-    private volatile boolean closed;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     protected StoreLockRegistry(LockStore store, Builder<?> settings) {
         this.store = Objects.requireNonNull(store, "store");
@@ -146,7 +149,9 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
      */
     @Override
     public void close() {
-        closed = true;
+        if (!closed.compareAndSet(false, true)) {
+            return; // closed before (or closing now)
+        }
         for (NameState state : states.values()) {
             // let calls waiting at a gate through, to find the registry closed
             state.gate.release(Integer.MAX_VALUE / 2);
@@ -254,15 +259,19 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             }
             boolean released;
             try {
-                released = retriedBriefly(() -> delayMillis > 0
+                released = retriedWhileRefused(() -> delayMillis > 0
                         ? store.extend(hold.name, hold.token, delayMillis)
                         : store.release(hold.name, hold.token));
             } catch (RuntimeException failure) {
                 listeners.releaseFailed(hold.event(failure));
-                if (delayMillis <= 0) {
-                    cleanup.abandon(hold.name, hold.token, hold.leaseMillis(), true);
+                if (delayMillis > 0) {
+                    throw new LockBackendException(hold.name, "leave the lock to expire after "
+                            + Duration.ofMillis(delayMillis) + " (it expires with its lease at the latest)", failure);
                 }
-                throw new LockBackendException(hold.name, "release", failure);
+                // it may have run: the background clean-up finishes it, and never reports a loss
+                cleanup.abandon(hold.name, hold.token, hold.leaseMillis(), true);
+                throw new LockBackendException(hold.name, "release (it is retried in the background; the lock "
+                        + "expires with its lease at the latest)", failure);
             }
             if (!released) {
                 String reason = "the release found that Redis no longer holds it under this hold's token";
@@ -282,8 +291,16 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         long leaseMillis = Lease.checkedMillis(lease, "Lock '" + hold.name + "': the lease", hold.renewed);
         requireHeld(hold);
         long sent = System.nanoTime();
-        boolean owned = backend(hold.name, "extend the lease",
-                () -> uninterrupted(() -> store.extend(hold.name, hold.token, leaseMillis)));
+        boolean owned;
+        try {
+            owned = backend(hold.name, "extend the lease",
+                    () -> uninterrupted(() -> store.extend(hold.name, hold.token, leaseMillis)));
+        } catch (LockBackendException failure) {
+            // the extend may have run (a lost reply, replicas short of acknowledging it): trust the shorter lease
+            hold.leaseMaybeSet(sent, leaseMillis);
+            watchdog.watch(hold);
+            throw failure;
+        }
         if (!owned) {
             String reason = "extend found that Redis no longer holds it under this hold's token";
             lose(hold, reason);
@@ -344,11 +361,11 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     }
 
     boolean isClosed() {
-        return closed;
+        return closed.get();
     }
 
     void checkOpen(String name) {
-        if (closed) {
+        if (closed.get()) {
             throw new IllegalStateException("Lock '" + name + "' cannot be acquired: its registry is closed");
         }
     }
@@ -359,7 +376,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     void doneWaiting(Acquisition.Waiter waiter) {
         waiting.remove(waiter);
-        if (closed) {
+        if (closed.get()) {
             synchronized (waiting) {
                 waiting.notifyAll();
             }
@@ -442,17 +459,17 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     }
 
     /**
-     * Runs a backend call, trying it twice more within about 150 ms if it fails transiently (a slot moving, a
-     * failover, a reset connection); the store's scripts are safe to run again. The interrupt flag is cleared
-     * meanwhile and restored after.
+     * Runs a backend call, sending it twice more within about 150 ms while the store refuses it transiently (a
+     * slot moving, a failover): the command did not run, so its answer comes fast and a retry cannot double it.
+     * The interrupt flag is cleared meanwhile and restored after.
      */
-    private <T> T retriedBriefly(Supplier<T> call) {
+    private <T> T retriedWhileRefused(Supplier<T> call) {
         return uninterrupted(() -> {
             for (int attempt = 1; ; attempt++) {
                 try {
                     return call.get();
                 } catch (RuntimeException failure) {
-                    if (attempt == RELEASE_ATTEMPTS || !store.isTransient(failure)) {
+                    if (attempt == RELEASE_ATTEMPTS || !store.wasRefused(failure)) {
                         throw failure;
                     }
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50L * attempt));

@@ -6,15 +6,27 @@ import java.util.concurrent.TimeUnit;
 /**
  * The retries of one acquisition after transient backend errors (a cluster slot moving, a failover, a
  * connection reset, a command timeout): tried again with a fresh token, after a short pause that doubles
- * from 10 ms to at most 250 ms (with jitter), for as long as the caller's wait lasts.
+ * from 10 ms to at most 250 ms (with jitter), for as long as the caller's wait lasts; the last pause is cut
+ * to what is left of it. A streak of errors without any answer that lasts {@link #PERSISTENT_NANOS} is
+ * reported once (a replica that refuses writes, a cluster that stays down), while the call goes on waiting.
  */
 final class TransientRetries {
 
     private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /** How long a streak of transient errors lasts before it is reported: a second. */
+    static final long PERSISTENT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+    private final Reporter reporter;
     private long nextPauseNanos = FIRST_PAUSE_NANOS;
     private long pendingPauseNanos;
+    /** When the current streak of errors began (0: none), and whether it was reported. */
+    private long streakStartNanos;
+    private boolean reported;
+
+    TransientRetries(Reporter reporter) {
+        this.reporter = reporter;
+    }
 
     /** Sleeps a given time, honouring the caller's interrupt policy. */
     @FunctionalInterface
@@ -23,17 +35,41 @@ final class TransientRetries {
         void sleep(long nanos) throws InterruptedException;
     }
 
+    /** Reports a persistent streak of transient errors. */
+    @FunctionalInterface
+    interface Reporter {
+
+        void persistent(RuntimeException lastFailure);
+    }
+
+    /** A try met a transient error: the streak goes on, and is reported once when it has lasted long enough. */
+    void failed(RuntimeException failure) {
+        long now = System.nanoTime();
+        if (streakStartNanos == 0) {
+            streakStartNanos = now;
+        } else if (!reported && now - streakStartNanos >= PERSISTENT_NANOS) {
+            reported = true;
+            reporter.persistent(failure);
+        }
+    }
+
+    /** A try got an answer: the streak ends. */
+    void answered() {
+        streakStartNanos = 0;
+    }
+
     /**
-     * After a transient failure: whether there is time for another try after the next pause.
+     * After a transient failure: whether there is time for another try, after the next pause or what is left of
+     * the wait if that is shorter.
      *
      * @param remainingNanos what is left of the caller's wait ({@link Long#MAX_VALUE}: no limit)
      */
     boolean retryWithin(long remainingNanos) {
-        long pause = nextPauseNanos / 2 + ThreadLocalRandom.current().nextLong(nextPauseNanos / 2 + 1);
-        if (remainingNanos <= pause) {
+        if (remainingNanos <= 0) {
             return false;
         }
-        pendingPauseNanos = pause;
+        long pause = nextPauseNanos / 2 + ThreadLocalRandom.current().nextLong(nextPauseNanos / 2 + 1);
+        pendingPauseNanos = Math.min(pause, remainingNanos);
         nextPauseNanos = Math.min(MAX_PAUSE_NANOS, nextPauseNanos * 2);
         return true;
     }

@@ -141,7 +141,7 @@ final class Watchdog implements AutoCloseable {
             call = calls.submit(() -> {
                 boolean owned;
                 try {
-                    owned = store.extend(hold.name, hold.token, lease);
+                    owned = store.renew(hold.name, hold.token, lease);
                 } catch (RuntimeException failure) {
                     if (settled.compareAndSet(false, true)) {
                         renewalFailed(hold, lease, failure);

@@ -15,6 +15,7 @@ final class Events implements LockListener {
     final List<LockEvent> released = new CopyOnWriteArrayList<>();
     final List<LockEvent> renewalFailed = new CopyOnWriteArrayList<>();
     final List<LockEvent> acquireFailed = new CopyOnWriteArrayList<>();
+    final List<LockEvent> acquireRetrying = new CopyOnWriteArrayList<>();
     private final CountDownLatch firstLoss = new CountDownLatch(1);
 
     @Override
@@ -41,6 +42,11 @@ final class Events implements LockListener {
     @Override
     public void onAcquireFailed(LockEvent event) {
         acquireFailed.add(event);
+    }
+
+    @Override
+    public void onAcquireRetrying(LockEvent event) {
+        acquireRetrying.add(event);
     }
 
     /** Waits (at most {@code seconds}) for the first loss. */

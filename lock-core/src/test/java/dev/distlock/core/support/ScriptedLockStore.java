@@ -45,8 +45,12 @@ final class ScriptedLockStore implements LockStore {
         /** Throws without running: the backend refused. */
         FAIL,
         /** Runs the operation twice and answers the second: a client that sent it again after a reconnect. */
-        REPLAY
+        REPLAY,
+        /** Runs an action of the test, then the operation: something that happens just before it reaches the backend. */
+        RUN_FIRST
     }
+
+    private static final RuntimeException DEFAULT_FAILURE = new IllegalStateException("scripted backend failure");
 
     final InMemoryLockStore backend;
     private final List<Call> armed = new CopyOnWriteArrayList<>();
@@ -143,6 +147,12 @@ final class ScriptedLockStore implements LockStore {
         return call(Op.EXTEND, name, token, () -> backend.extend(name, token, leaseMillis));
     }
 
+    /** A renewal is scripted as {@link Op#EXTEND} too: both set the lease of a hold. */
+    @Override
+    public boolean renew(String name, String token, long leaseMillis) {
+        return call(Op.EXTEND, name, token, () -> backend.renew(name, token, leaseMillis));
+    }
+
     @Override
     public long remainingLeaseMillis(String name, String token) {
         return call(Op.REMAINING, name, token, () -> backend.remainingLeaseMillis(name, token));
@@ -153,7 +163,10 @@ final class ScriptedLockStore implements LockStore {
         return call(Op.IS_LOCKED, name, null, () -> backend.isLocked(name));
     }
 
-    /** Failures of this type count as transient (a slot moving, a failover), as a Redis store would say. */
+    /**
+     * Failures of this type count as transient refusals (a slot moving, a failover): the backend answered that the
+     * command did not run, as a Redis store would say.
+     */
     static final class TransientFailure extends IllegalStateException {
 
         private static final long serialVersionUID = 1L;
@@ -163,9 +176,24 @@ final class ScriptedLockStore implements LockStore {
         }
     }
 
+    /** A command that got no answer in time: transient, but it may have run. */
+    static final class CommandTimeout extends IllegalStateException {
+
+        private static final long serialVersionUID = 1L;
+
+        CommandTimeout(String message) {
+            super(message);
+        }
+    }
+
+    @Override
+    public boolean wasRefused(RuntimeException failure) {
+        return failure instanceof TransientFailure;
+    }
+
     @Override
     public boolean isTransient(RuntimeException failure) {
-        return failure instanceof TransientFailure;
+        return failure instanceof TransientFailure || failure instanceof CommandTimeout;
     }
 
     @Override
@@ -237,11 +265,13 @@ final class ScriptedLockStore implements LockStore {
         private final Op op;
         private final Predicate<String> names;
         private volatile Mode mode = Mode.HOLD_BEFORE;
-        private volatile RuntimeException failure = new IllegalStateException("scripted backend failure");
+        private volatile RuntimeException failure = DEFAULT_FAILURE;
         private volatile boolean repeating;
+        private volatile Runnable action;
         private boolean claimed;
         private final CountDownLatch entered = new CountDownLatch(1);
         private final CountDownLatch released = new CountDownLatch(1);
+        private final CountDownLatch done = new CountDownLatch(1);
         private volatile RuntimeException releasedWith;
         private volatile Thread caller;
 
@@ -265,9 +295,23 @@ final class ScriptedLockStore implements LockStore {
             return this;
         }
 
+        /** Runs the operation, then fails with {@code error} in place of the reply (e.g. a command timeout). */
+        Call loseReply(RuntimeException error) {
+            mode = Mode.LOSE_REPLY;
+            failure = error;
+            return this;
+        }
+
         Call fail(RuntimeException error) {
             mode = Mode.FAIL;
             failure = error;
+            return this;
+        }
+
+        /** Runs {@code action} on the calling thread just before the operation. */
+        Call runFirst(Runnable action) {
+            mode = Mode.RUN_FIRST;
+            this.action = action;
             return this;
         }
 
@@ -292,6 +336,13 @@ final class ScriptedLockStore implements LockStore {
                 throw new AssertionError("the scripted " + op + " was never called");
             }
             return caller;
+        }
+
+        /** Waits (bounded) until the scripted call has run and answered (or failed). */
+        void awaitDone() throws InterruptedException {
+            if (!done.await(20, TimeUnit.SECONDS)) {
+                throw new AssertionError("the scripted " + op + " never finished");
+            }
         }
 
         boolean wasEntered() {
@@ -323,14 +374,26 @@ final class ScriptedLockStore implements LockStore {
         private <T> T perform(Supplier<T> operation) {
             caller = Thread.currentThread();
             entered.countDown();
+            try {
+                return performScripted(operation);
+            } finally {
+                done.countDown();
+            }
+        }
+
+        private <T> T performScripted(Supplier<T> operation) {
             switch (mode) {
                 case FAIL:
                     throw failure;
                 case LOSE_REPLY:
                     operation.get();
-                    throw new IllegalStateException("scripted: the reply of " + op + " was lost");
+                    throw failure != DEFAULT_FAILURE ? failure
+                            : new IllegalStateException("scripted: the reply of " + op + " was lost");
                 case REPLAY:
                     operation.get();
+                    return operation.get();
+                case RUN_FIRST:
+                    action.run();
                     return operation.get();
                 case HOLD_BEFORE:
                     awaitRelease();

@@ -1,0 +1,124 @@
+package dev.distlock.core.support;
+
+import static dev.distlock.core.support.Registries.awaitUntil;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.Lease;
+import dev.distlock.core.support.Registries.Background;
+import dev.distlock.core.support.ScriptedLockStore.Call;
+import dev.distlock.core.support.ScriptedLockStore.Op;
+import dev.distlock.core.support.ScriptedLockStore.TransientFailure;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * How an acquisition spends its time when replies come late or the store keeps refusing (the engine issue's cases
+ * 6 to 8): a hold whose validity is gone when its reply arrives does not count, transient errors after the name
+ * was seen held end as a timeout, and a refusal that lasts is reported while {@code lock()} goes on waiting.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class AcquisitionTimeFaultsTest {
+
+    private final Registries registries = new Registries();
+    private final ScriptedLockStore store = registries.store;
+    private final Events events = new Events();
+
+    @AfterEach
+    void close() {
+        registries.close();
+    }
+
+    /** Case 6: the try's reply arrived after its fixed lease had run out in the store. */
+    @Test
+    void aTryWhoseReplyCameTooLateIsReleasedAndTriedAgainWithinTheWait() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job", Lease.fixed(Duration.ofMillis(300)));
+        Call late = store.next(Op.ACQUIRE, "job").holdAfterRunning();
+        Background<Boolean> locking = new Background<>("locker", () -> {
+            boolean acquired = lock.tryLock(Registries.PATIENCE);
+            boolean heldOnReturn = lock.isHeldByCurrentThread();
+            if (acquired) {
+                lock.unlock();
+            }
+            return acquired && heldOnReturn;
+        });
+        late.awaitEntered();
+        awaitUntil(() -> store.backend.isLocked("job")); // the try ran in the store...
+        awaitUntil(() -> !store.backend.isLocked("job")); // ...and its lease ran out while the reply was on its way
+
+        late.proceed();
+
+        assertThat(locking.get()).as("acquired, and held when tryLock returned").isTrue();
+        assertThat(store.calls(Op.ACQUIRE, "job")).as("tried again with a new token").isEqualTo(2);
+        assertThat(events.lost).isEmpty();
+    }
+
+    /** Case 6 with no wait: the one try came too late, so the call returns false and leaves nothing behind. */
+    @Test
+    void aSingleTryWhoseReplyCameTooLateReturnsFalseAndLeavesNothingLocked() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job", Lease.fixed(Duration.ofMillis(300)));
+        Call late = store.next(Op.ACQUIRE, "job").holdAfterRunning();
+        Background<Boolean> trying = new Background<>("tryer", lock::tryLock);
+        late.awaitEntered();
+        awaitUntil(() -> store.backend.isLocked("job"));
+        awaitUntil(() -> !store.backend.isLocked("job"));
+        // meanwhile someone else took the lock: the late reply must not count as this caller's
+        FencedLock other = registries.process(new Events()).obtain("job", Lease.fixed(Duration.ofSeconds(30)));
+        assertThat(other.tryLock()).isTrue();
+
+        late.proceed();
+
+        assertThat(trying.get()).isFalse();
+        assertThat(events.lost).isEmpty();
+        assertThat(store.backend.inspect("job").ownerToken()).as("the other holder's key is untouched").isNotNull();
+        other.unlock();
+    }
+
+    /** Case 7: the name was held, then every try met a transient error until the wait ran out. */
+    @Test
+    void transientErrorsAfterTheNameWasSeenHeldEndTheWaitAsATimeout() throws Exception {
+        FencedLock holder = registries.process(new Events()).obtain("job");
+        assertThat(holder.tryLock()).isTrue();
+        FencedLock lock = registries.process(events, settings -> settings.maxPollInterval(Duration.ofMillis(50)))
+                .obtain("job");
+        // the first try answers "held"; every later one is refused (a slot migration that outlasts the wait)
+        store.next(Op.ACQUIRE, "job").runFirst(
+                () -> store.every(Op.ACQUIRE, "job").fail(new TransientFailure("TRYAGAIN slot migrating")));
+
+        assertThat(lock.tryLock(Duration.ofMillis(700))).isFalse();
+
+        assertThat(store.calls(Op.ACQUIRE, "job")).isGreaterThan(2);
+        assertThat(events.acquireFailed).singleElement()
+                .satisfies(event -> assertThat(event.error()).as("a timeout, not an error").isNull());
+        holder.unlock();
+    }
+
+    /** Case 8: a replica refuses every write; {@code lock()} keeps waiting, and says so once. */
+    @Test
+    void aRefusalThatLastsIsReportedOnceWhileLockKeepsWaiting() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job");
+        Call refusing = store.every(Op.ACQUIRE, "job")
+                .fail(new TransientFailure("READONLY You can't write against a read only replica."));
+        Background<Boolean> locking = new Background<>("locker", () -> {
+            lock.lock();
+            boolean held = lock.isHeldByCurrentThread();
+            lock.unlock();
+            return held;
+        });
+        awaitUntil(() -> !events.acquireRetrying.isEmpty());
+        awaitUntil(() -> store.calls(Op.ACQUIRE, "job") > 20); // still trying after it was reported
+
+        refusing.disarm();
+
+        assertThat(locking.get()).isTrue();
+        assertThat(events.acquireRetrying).singleElement().satisfies(event -> {
+            assertThat(event.lockName()).isEqualTo("job");
+            assertThat(event.error()).hasMessageContaining("READONLY");
+            assertThat(event.elapsed()).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+        });
+        assertThat(events.acquireFailed).isEmpty();
+    }
+}

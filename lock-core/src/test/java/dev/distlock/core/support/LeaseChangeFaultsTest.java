@@ -1,0 +1,129 @@
+package dev.distlock.core.support;
+
+import static dev.distlock.core.support.Registries.awaitUntil;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.Lease;
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockLostException;
+import dev.distlock.core.support.ScriptedLockStore.Call;
+import dev.distlock.core.support.ScriptedLockStore.CommandTimeout;
+import dev.distlock.core.support.ScriptedLockStore.Op;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Where {@code extend}, renewals and release meet the holder's belief (the engine issue's cases 1 to 4): the
+ * holder never believes a lease longer than the one the store may hold, a renewal never cuts back what an
+ * {@code extend} set, {@code unlock()} waits for one command at most, and a release that took effect is never
+ * reported lost.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class LeaseChangeFaultsTest {
+
+    private final Registries registries = new Registries();
+    private final ScriptedLockStore store = registries.store;
+    private final Events events = new Events();
+
+    @AfterEach
+    void close() {
+        registries.close();
+    }
+
+    /** Case 1: the extend to a shorter lease ran in the store, but its reply was lost (a command timeout). */
+    @Test
+    void aFailedExtendToAShorterLeaseCountsWithTheShorterLease() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job", Lease.renewed(Duration.ofSeconds(30)));
+        lock.lock();
+        store.next(Op.EXTEND, "job").loseReply(new CommandTimeout("Command timed out after 500ms"));
+
+        assertThatThrownBy(() -> lock.extend(Duration.ofMillis(300))).isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("timed out");
+
+        // the key expires after 300 ms; once another process has it, the first must not believe it holds
+        FencedLock other = registries.process(new Events()).obtain("job");
+        assertThat(other.tryLock(Registries.PATIENCE)).isTrue();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        assertThat(events.awaitLoss(10)).isTrue();
+        other.unlock();
+    }
+
+    /** Case 2: a renewal sent before {@code extend(longer)} reaches the store after it. */
+    @Test
+    void aRenewalThatArrivesAfterAnExtendNeverCutsItsLeaseBack() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job", Lease.renewed(Duration.ofMillis(300)));
+        Call renewal = store.next(Op.EXTEND, "job").holdBeforeRunning();
+        lock.lock();
+        renewal.awaitEntered();
+
+        lock.extend(Duration.ofSeconds(60));
+        renewal.proceed();
+        renewal.awaitDone();
+
+        long remaining = store.backend.remainingLeaseMillis("job", store.backend.inspect("job").ownerToken());
+        assertThat(remaining).as("the lease the extend set").isGreaterThan(50_000);
+        assertThat(lock.remainingLease()).isGreaterThan(Duration.ofSeconds(50));
+        lock.unlock();
+        assertThat(events.lost).isEmpty();
+    }
+
+    /** Case 3: the release got no answer: {@code unlock()} gives up after that one command, the rest goes on behind. */
+    @Test
+    void unlockWaitsForOneCommandAtMostAndTheBackgroundFinishesTheRelease() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job");
+        lock.lock();
+        store.next(Op.RELEASE, "job").fail(new CommandTimeout("Command timed out after 500ms"));
+
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("retried in the background").hasMessageContaining("timed out");
+
+        assertThat(store.calls(Op.RELEASE, "job")).as("sent by the caller").isOne();
+        awaitUntil(() -> !store.backend.isLocked("job"));
+        assertThat(events.lost).isEmpty();
+    }
+
+    /**
+     * Case 4: the release ran but its reply was lost, and another process took the lock before anything was sent
+     * again for it: the release is never reported lost.
+     */
+    @Test
+    void aReleaseWhoseReplyWasLostIsNeverReportedLost() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job");
+        lock.lock();
+        ScriptedRegistry other = registries.process(new Events());
+        AtomicBoolean takenOver = new AtomicBoolean();
+        Runnable takeOver = () -> {
+            if (!takenOver.get()) {
+                takenOver.set(other.obtain("job").tryLock());
+            }
+        };
+        store.next(Op.RELEASE, "job").loseReply(new CommandTimeout("Command timed out after 500ms"));
+        // whatever is sent again for the release (in the caller or behind it) finds the lock taken over
+        store.next(Op.RELEASE, "job").runFirst(takeOver);
+        store.next(Op.ABANDON, "job").runFirst(takeOver);
+
+        assertThatThrownBy(lock::unlock).isNotInstanceOf(LockLostException.class);
+        awaitUntil(takenOver::get);
+        awaitUntil(() -> store.calls(Op.ABANDON, "job") + store.calls(Op.RELEASE, "job") >= 2);
+
+        assertThat(events.lost).isEmpty();
+        assertThat(store.backend.isLocked("job")).as("the other process keeps it").isTrue();
+    }
+
+    /** Case 9: closing twice or more is harmless, also with holds open (each name has its local gate). */
+    @Test
+    void closeIsIdempotent() {
+        ScriptedRegistry registry = registries.process(events);
+        registry.obtain("job").lock();
+        for (int i = 0; i < 4; i++) {
+            assertThatCode(registry::close).as("close #" + (i + 1)).doesNotThrowAnyException();
+        }
+    }
+}
