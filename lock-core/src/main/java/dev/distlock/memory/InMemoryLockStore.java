@@ -130,24 +130,22 @@ public final class InMemoryLockStore implements LockStore {
     }
 
     @Override
-    public synchronized boolean extend(String name, String token, long leaseMillis) {
-        long now = clock.millis();
-        Held current = heldBy(name, token, now);
-        if (current == null) {
-            return false;
-        }
-        holds.put(name, current.withExpiry(now + leaseMillis));
-        return true;
+    public boolean extend(String name, String token, long leaseMillis) {
+        return setLease(name, token, leaseMillis, false);
     }
 
     @Override
-    public synchronized boolean renew(String name, String token, long leaseMillis) {
+    public boolean renew(String name, String token, long leaseMillis) {
+        return setLease(name, token, leaseMillis, true);
+    }
+
+    private synchronized boolean setLease(String name, String token, long leaseMillis, boolean onlyLonger) {
         long now = clock.millis();
         Held current = heldBy(name, token, now);
         if (current == null) {
             return false;
         }
-        if (current.expiresAt() < now + leaseMillis) {
+        if (!onlyLonger || current.expiresAt() < now + leaseMillis) {
             holds.put(name, current.withExpiry(now + leaseMillis));
         }
         return true;

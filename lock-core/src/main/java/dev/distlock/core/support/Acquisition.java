@@ -150,6 +150,11 @@ final class Acquisition {
         return waitNanos - (System.nanoTime() - startNanos);
     }
 
+    /** When the wait ends (only meaningful for a bounded wait). */
+    private long deadlineNanos() {
+        return startNanos + waitNanos;
+    }
+
     /**
      * How long to sleep when no hand-off is heard: until the holder's lease runs out if that comes first,
      * else the poll interval less up to a tenth of jitter so waiters of many processes spread out.
@@ -183,6 +188,9 @@ final class Acquisition {
         private boolean mayHoldSomething;
         /** Whether a command of the token got no reply: it may still run. */
         private boolean outcomeUnknown;
+        /** When the last try was answered; whether the caller's wait is over, so that its clean-up runs behind it. */
+        private long answeredNanos;
+        private boolean late;
 
         Waiter(String token) {
             this.token = token;
@@ -219,6 +227,12 @@ final class Acquisition {
                         withdraw();
                     }
                     if (remaining <= 0) {
+                        // at most one command after the wait: leaving the queue tells whether it was handed over
+                        // meanwhile; if the last poll already answered after the wait, the clean-up leaves for it
+                        if (answeredNanos - deadlineNanos() > 0) {
+                            late = true;
+                            return null;
+                        }
                         return leave();
                     }
                     if (await(notified, Math.min(remaining, pollPauseNanos(result.holderLeaseMillis())))) {
@@ -227,7 +241,7 @@ final class Acquisition {
                             return handedOver;
                         }
                     }
-                    if (!registry.isClosed()) {
+                    if (!registry.isClosed() && remainingNanos() > 0) {
                         result = tryOnce(true);
                     }
                 }
@@ -298,6 +312,7 @@ final class Acquisition {
                 throw new LockBackendException(name, "acquire", failure);
             }
             lastSentNanos = sent;
+            answeredNanos = System.nanoTime();
             lastServerMillis = result.serverTimeMillis();
             retries.answered();
             sawHeld |= !result.acquired();
@@ -333,10 +348,11 @@ final class Acquisition {
         /**
          * Leaves nothing behind: the queue entry, and the lock if it was taken or handed over. At once while
          * the store answers, so the next release does not hand the lock to this token; in the background if
-         * a command got no reply (the store may not answer now, and the command may still run).
+         * a command got no reply (the store may not answer now, and the command may still run) or the caller's
+         * wait is over.
          */
         private void abandon() {
-            if (!outcomeUnknown) {
+            if (!outcomeUnknown && !late) {
                 try {
                     StoreLockRegistry.uninterrupted(() -> {
                         store.abandon(name, token);

@@ -16,25 +16,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Tries whose reply is lost, late, interrupted or sent twice: the caller gets a clear answer within one
  * backend call, nothing is left held by a token nobody tracks, and no two holders ever overlap.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
-class AcquisitionFaultsTest {
-
-    private final Registries registries = new Registries();
-    private final ScriptedLockStore store = registries.store;
-    private final Events events = new Events();
-
-    @AfterEach
-    void close() {
-        registries.close();
-    }
+class AcquisitionFaultsTest extends ScriptedStoreTest {
 
     /**
      * Issue case 1: {@code lock()} is interrupted while its try is in flight and the lock is handed to it. The

@@ -11,26 +11,14 @@ import dev.distlock.core.support.ScriptedLockStore.Op;
 import dev.distlock.core.support.ScriptedLockStore.TransientFailure;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * How an acquisition spends its time when replies come late or the store keeps refusing (the engine issue's cases
  * 6 to 8): a hold whose validity is gone when its reply arrives does not count, transient errors after the name
  * was seen held end as a timeout, and a refusal that lasts is reported while {@code lock()} goes on waiting.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
-class AcquisitionTimeFaultsTest {
-
-    private final Registries registries = new Registries();
-    private final ScriptedLockStore store = registries.store;
-    private final Events events = new Events();
-
-    @AfterEach
-    void close() {
-        registries.close();
-    }
+class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
 
     /** Case 6: the try's reply arrived after its fixed lease had run out in the store. */
     @Test
@@ -75,6 +63,46 @@ class AcquisitionTimeFaultsTest {
         assertThat(events.lost).isEmpty();
         assertThat(store.backend.inspect("job").ownerToken()).as("the other holder's key is untouched").isNotNull();
         other.unlock();
+    }
+
+    /** Case 5: when the wait runs out between polls, leaving the queue is the one command after it. */
+    @Test
+    void aTimedWaitLeavesTheQueueWithoutAnotherPollWhenItRunsOut() throws Exception {
+        FencedLock holder = registries.process(new Events()).obtain("job");
+        assertThat(holder.tryLock()).isTrue();
+        FencedLock lock = registries.process(events, settings -> settings.maxPollInterval(Duration.ofSeconds(5)))
+                .obtain("job");
+
+        long before = store.calls(Op.ACQUIRE, "job");
+
+        assertThat(lock.tryLock(Duration.ofMillis(300))).isFalse();
+
+        assertThat(store.calls(Op.ACQUIRE, "job") - before).as("the first try only").isOne();
+        assertThat(store.calls(Op.LEAVE, "job")).isOne();
+        assertThat(store.backend.inspect("job").waiting()).isZero();
+        holder.unlock();
+    }
+
+    /** Case 5: a poll that hangs past the wait ends the call when it answers; the queue is left behind it. */
+    @Test
+    void aPollThatAnswersAfterTheWaitEndsTheCallAndTheCleanUpLeavesTheQueue() throws Exception {
+        FencedLock holder = registries.process(new Events()).obtain("job");
+        assertThat(holder.tryLock()).isTrue();
+        FencedLock lock = registries.process(events, settings -> settings.maxPollInterval(Duration.ofMillis(50)))
+                .obtain("job");
+        store.next(Op.ACQUIRE, "job").runFirst(() -> { }); // the first try goes through: the name is held
+        Call hanging = store.next(Op.ACQUIRE, "job").holdBeforeRunning();
+        long start = System.nanoTime();
+        Background<Boolean> trying = new Background<>("tryer", () -> lock.tryLock(Duration.ofMillis(300)));
+        hanging.awaitEntered();
+        awaitUntil(() -> System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(400)); // past the wait
+
+        hanging.proceed();
+
+        assertThat(trying.get()).isFalse();
+        assertThat(store.calls(Op.LEAVE, "job")).as("no command after the late answer").isZero();
+        awaitUntil(() -> store.backend.inspect("job").waiting() == 0);
+        holder.unlock();
     }
 
     /** Case 7: the name was held, then every try met a transient error until the wait ran out. */

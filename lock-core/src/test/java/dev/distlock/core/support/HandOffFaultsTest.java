@@ -13,29 +13,17 @@ import dev.distlock.core.support.ScriptedLockStore.Op;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Hand-offs to waiters that died, were paused or went away: a waiter that is handed the lock must confirm it
  * within a short claim, so a dead one blocks the name for that claim only; a notice read too late is checked
  * with the store; a lease that runs out goes to the first waiter; a closed registry leaves the queue.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
-class HandOffFaultsTest {
+class HandOffFaultsTest extends ScriptedStoreTest {
 
     /** The waiters' poll interval here: their queue entries live 600 ms after each try, and so do claims. */
     private static final Duration POLL = Duration.ofMillis(100);
-
-    private final Registries registries = new Registries();
-    private final ScriptedLockStore store = registries.store;
-    private final Events events = new Events();
-
-    @AfterEach
-    void close() {
-        registries.close();
-    }
 
     /** Issue case 6: a queued waiter's process dies; a release hands it the lock. */
     @Test
@@ -204,6 +192,8 @@ class HandOffFaultsTest {
             waiter.lock();
             holding.countDown();
             done.await(20, TimeUnit.SECONDS);
+            // the confirmation's answer moves the deadline a moment after the store ran it
+            awaitUntil(() -> waiter.remainingLease().compareTo(Duration.ofSeconds(10)) > 0);
             Duration left = waiter.remainingLease();
             waiter.unlock();
             return left;

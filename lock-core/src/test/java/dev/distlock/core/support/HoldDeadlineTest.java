@@ -13,26 +13,14 @@ import dev.distlock.core.support.ScriptedLockStore.Op;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * A hold is trusted until a local deadline, and only that long: a fixed lease or renewals that cannot reach
  * the backend end it at once; questions about it never wait for the backend; renewals follow {@code extend}
  * and never hold up an unlock or each other.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
-class HoldDeadlineTest {
-
-    private final Registries registries = new Registries();
-    private final ScriptedLockStore store = registries.store;
-    private final Events events = new Events();
-
-    @AfterEach
-    void close() {
-        registries.close();
-    }
+class HoldDeadlineTest extends ScriptedStoreTest {
 
     /** Issue case 3: a fixed lease ran out and the same thread tried again. */
     @Test

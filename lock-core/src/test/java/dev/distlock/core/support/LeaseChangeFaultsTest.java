@@ -13,11 +13,8 @@ import dev.distlock.core.support.ScriptedLockStore.Call;
 import dev.distlock.core.support.ScriptedLockStore.CommandTimeout;
 import dev.distlock.core.support.ScriptedLockStore.Op;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Where {@code extend}, renewals and release meet the holder's belief (the engine issue's cases 1 to 4): the
@@ -25,17 +22,7 @@ import org.junit.jupiter.api.Timeout;
  * {@code extend} set, {@code unlock()} waits for one command at most, and a release that took effect is never
  * reported lost.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
-class LeaseChangeFaultsTest {
-
-    private final Registries registries = new Registries();
-    private final ScriptedLockStore store = registries.store;
-    private final Events events = new Events();
-
-    @AfterEach
-    void close() {
-        registries.close();
-    }
+class LeaseChangeFaultsTest extends ScriptedStoreTest {
 
     /** Case 1: the extend to a shorter lease ran in the store, but its reply was lost (a command timeout). */
     @Test
