@@ -252,16 +252,18 @@ public final class InMemoryLockStore implements LockStore {
 
     /**
      * Releases the hold of {@code token}, handing it to the first live waiter. A release repeated after it
-     * took effect reports success again, as long as nobody acquired in between.
+     * took effect reports success again, whoever holds the lock since, until another release replaces its trace.
      */
     private boolean releaseHeld(String name, String token, List<Notice> notices) {
         long now = clock.millis();
         Held current = live(name, now);
         if (current == null || !current.token().equals(token)) {
-            // run again? the first run handed the lock over from this token, or left its trace
-            Held trace = current != null ? current : released.get(name);
-            return trace != null && (token.equals(trace.previousOwner())
-                    || current == null && trace.expiresAt() > now && token.equals(trace.token()));
+            // run again? the first run handed the lock over from this token, or left its trace, or the trace is of
+            // the owner it handed the lock to (as the release script answers)
+            Held trace = released.get(name);
+            boolean traced = trace != null && trace.expiresAt() > now;
+            return current != null && token.equals(current.previousOwner())
+                    || traced && (token.equals(trace.token()) || token.equals(trace.previousOwner()));
         }
         holds.remove(name);
         // as on Redis, the trace lives no longer than the lease would have; here, no longer than the fence either

@@ -1,0 +1,214 @@
+package dev.distlock.test.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.support.AcquireResult;
+import dev.distlock.core.support.LockSnapshot;
+import dev.distlock.core.support.LockStore;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The protocol every {@link LockStore} holds to, one atomic operation at a time, whatever it is built on: the Redis
+ * scripts and the in-memory store must answer alike, so that the engine above them behaves the same on both. An
+ * implementation's test extends this class and says how to make a store on a fresh backend.
+ *
+ * <p>What it pins down: owner-checked operations (nothing touches a lock held under another token), fencing tokens
+ * that grow with every holder, operations that are safe to run twice for their own token (a client resending a
+ * command after a reconnect), the queue (a release hands the lock to the first live waiter, a newcomer finds it
+ * busy, a waiter that leaves or is abandoned is never handed the lock), renewals that only lengthen a lease while
+ * {@code extend} sets it exactly, and leases that run out. Every wait is bounded.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+public abstract class LockStoreContract {
+
+    /** A lease far longer than any test. */
+    protected static final long LEASE = 60_000;
+    /** A waiter's timeout: its queue entry lives this long after its last try. */
+    protected static final long WAITER_TIMEOUT = 10_000;
+    private static final Duration PATIENCE = Duration.ofSeconds(10);
+
+    private LockStore store;
+
+    /** A store on a backend that holds no lock yet; closed after the test. */
+    protected abstract LockStore newStore() throws Exception;
+
+    @BeforeEach
+    void openStore() throws Exception {
+        store = newStore();
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    /** The store under test. */
+    protected LockStore store() {
+        return store;
+    }
+
+    @Test
+    void aFreeNameIsTakenWithAFencingTokenAndIsThenBusyForOtherTokens() {
+        AcquireResult taken = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
+        AcquireResult busy = store.tryAcquire("job", "B", LEASE, false, WAITER_TIMEOUT);
+
+        assertThat(taken.acquired()).isTrue();
+        assertThat(taken.fencingToken()).isPositive();
+        assertThat(busy.acquired()).isFalse();
+        assertThat(busy.holderLeaseMillis()).isPositive().isLessThanOrEqualTo(LEASE);
+        assertThat(store.isLocked("job")).isTrue();
+        assertThat(store.isLocked("other")).isFalse();
+        LockSnapshot snapshot = store.inspect("job");
+        assertThat(snapshot.ownerToken()).isEqualTo("A");
+        assertThat(snapshot.fencingToken()).isEqualTo(taken.fencingToken());
+    }
+
+    @Test
+    void aTryRunTwiceReportsTheHoldItMadeWithTheSameFencingToken() {
+        AcquireResult first = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
+        AcquireResult again = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
+
+        assertThat(again.acquired()).isTrue();
+        assertThat(again.fencingToken()).isEqualTo(first.fencingToken());
+    }
+
+    @Test
+    void fencingTokensGrowWithEveryHolder() {
+        long last = 0;
+        for (int i = 0; i < 20; i++) {
+            AcquireResult taken = store.tryAcquire("job", "T" + i, LEASE, false, WAITER_TIMEOUT);
+            assertThat(taken.acquired()).isTrue();
+            assertThat(taken.fencingToken()).isGreaterThan(last);
+            last = taken.fencingToken();
+            assertThat(store.release("job", "T" + i)).isTrue();
+        }
+    }
+
+    @Test
+    void onlyTheOwnerReleasesAndARepeatedReleaseReportsTheReleaseItMade() {
+        store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
+
+        assertThat(store.release("job", "B")).as("not the owner").isFalse();
+        assertThat(store.isLocked("job")).isTrue();
+        assertThat(store.release("job", "A")).isTrue();
+        assertThat(store.isLocked("job")).isFalse();
+        assertThat(store.release("job", "A")).as("run again").isTrue();
+
+        store.tryAcquire("job", "B", LEASE, false, WAITER_TIMEOUT);
+        assertThat(store.release("job", "A")).as("run again after another owner took the lock").isTrue();
+        assertThat(store.inspect("job").ownerToken()).as("the other owner keeps it").isEqualTo("B");
+    }
+
+    @Test
+    void aReleaseOfANameNeverHeldIsNoRelease() {
+        assertThat(store.release("job", "A")).isFalse();
+    }
+
+    @Test
+    void extendSetsTheLeaseExactlyWhileRenewOnlyLengthensIt() {
+        store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
+
+        assertThat(store.extend("job", "A", 5_000)).isTrue();
+        assertThat(store.remainingLeaseMillis("job", "A")).isPositive().isLessThanOrEqualTo(5_000);
+        assertThat(store.renew("job", "A", 2_000)).as("held").isTrue();
+        assertThat(store.remainingLeaseMillis("job", "A")).as("not shortened").isGreaterThan(2_000);
+        assertThat(store.renew("job", "A", LEASE)).isTrue();
+        assertThat(store.remainingLeaseMillis("job", "A")).as("lengthened").isGreaterThan(5_000);
+
+        assertThat(store.extend("job", "B", LEASE)).as("not the owner").isFalse();
+        assertThat(store.renew("job", "B", LEASE)).as("not the owner").isFalse();
+        assertThat(store.remainingLeaseMillis("job", "B")).as("not the owner").isNegative();
+    }
+
+    @Test
+    void aReleaseHandsTheLockToTheFirstWaiterWithALargerTokenAndANewcomerFindsItBusy() {
+        long first = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        assertThat(store.tryAcquire("job", "W1", LEASE, true, WAITER_TIMEOUT).acquired()).isFalse();
+        assertThat(store.tryAcquire("job", "W2", LEASE, true, WAITER_TIMEOUT).acquired()).isFalse();
+        assertThat(store.inspect("job").waiting()).isEqualTo(2);
+
+        assertThat(store.release("job", "A")).isTrue();
+
+        assertThat(store.tryAcquire("job", "N", LEASE, false, WAITER_TIMEOUT).acquired()).as("a newcomer").isFalse();
+        assertThat(store.tryAcquire("job", "W2", LEASE, true, WAITER_TIMEOUT).acquired()).as("not first").isFalse();
+        AcquireResult handed = store.tryAcquire("job", "W1", LEASE, true, WAITER_TIMEOUT);
+        assertThat(handed.acquired()).isTrue();
+        assertThat(handed.fencingToken()).isGreaterThan(first);
+        assertThat(store.remainingLeaseMillis("job", "W1")).as("confirmed with its full lease").isGreaterThan(
+                WAITER_TIMEOUT);
+        assertThat(store.release("job", "A")).as("the handing release run again").isTrue();
+        assertThat(store.inspect("job").ownerToken()).isEqualTo("W1");
+    }
+
+    @Test
+    void aWaiterThatLeftIsNeverHandedTheLockAndLeavingAfterAHandOffKeepsIt() {
+        store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
+        store.tryAcquire("job", "gone", LEASE, true, WAITER_TIMEOUT);
+        store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
+
+        assertThat(store.leaveQueue("job", "gone", LEASE).acquired()).isFalse();
+        store.release("job", "A");
+
+        AcquireResult kept = store.leaveQueue("job", "W", LEASE);
+        assertThat(kept.acquired()).as("handed over before it left").isTrue();
+        assertThat(kept.fencingToken()).isPositive();
+        assertThat(store.inspect("job").ownerToken()).isEqualTo("W");
+        assertThat(store.remainingLeaseMillis("job", "W")).isGreaterThan(WAITER_TIMEOUT);
+    }
+
+    @Test
+    void abandonLeavesNothingBehindForItsTokenAndTouchesNoOtherOwner() {
+        store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
+        store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
+
+        store.abandon("job", "W");
+        assertThat(store.inspect("job").waiting()).isZero();
+        assertThat(store.inspect("job").ownerToken()).isEqualTo("A");
+
+        store.abandon("job", "A");
+        assertThat(store.isLocked("job")).isFalse();
+        store.abandon("job", "A"); // run again: nothing to do
+        assertThat(store.isLocked("job")).isFalse();
+    }
+
+    @Test
+    void aLeaseThatRunsOutFreesTheName() {
+        store.tryAcquire("job", "A", 200, false, WAITER_TIMEOUT);
+
+        awaitUntil(() -> !store.isLocked("job"));
+
+        assertThat(store.remainingLeaseMillis("job", "A")).isNegative();
+        assertThat(store.extend("job", "A", LEASE)).as("too late").isFalse();
+        assertThat(store.release("job", "A")).as("expired, never released").isFalse();
+        assertThat(store.tryAcquire("job", "B", LEASE, false, WAITER_TIMEOUT).acquired()).isTrue();
+    }
+
+    @Test
+    void aWaiterWhoseEntryWentStaleIsSkippedByTheRelease() {
+        store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
+        store.tryAcquire("job", "stale", LEASE, true, 200);
+        store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
+
+        awaitUntil(() -> store.inspect("job").waiting() == 1);
+        store.release("job", "A");
+
+        assertThat(store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT).acquired()).isTrue();
+        assertThat(store.tryAcquire("job", "stale", LEASE, true, WAITER_TIMEOUT).acquired()).isFalse();
+    }
+
+    /** Polls {@code condition} until it holds, for at most ten seconds. */
+    protected static void awaitUntil(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("condition not met within " + PATIENCE).isNegative();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+    }
+}
