@@ -2,7 +2,7 @@ package dev.distlock.redlock;
 
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.support.AcquireResult;
-import dev.distlock.core.support.LeaseTiming;
+import dev.distlock.core.support.HoldClock;
 import dev.distlock.core.support.LockSnapshot;
 import dev.distlock.core.support.LockStore;
 import java.time.Duration;
@@ -69,7 +69,7 @@ final class RedlockLockStore implements LockStore {
         if (taken.size() >= quorum) {
             long fence = taken.stream().mapToLong(answer -> answer.value().fencingToken()).max().orElseThrow();
             if (fenceBinding(name, token, fence, taken)
-                    && System.nanoTime() < LeaseTiming.validUntil(sent, leaseMillis)) {
+                    && System.nanoTime() < HoldClock.validUntil(sent, leaseMillis)) {
                 return AcquireResult.acquired(fence,
                         taken.stream().mapToLong(answer -> answer.value().serverTimeMillis()).max().orElseThrow());
             }

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -23,9 +22,6 @@ import java.util.function.Consumer;
  * breaks a wait, never a command in flight.
  */
 final class Acquisition {
-
-    /** A hand-off notice is trusted without asking the store if at least this share of its claim is left. */
-    private static final int NOTICE_TRUST_DIVISOR = 2;
 
     private final StoreLockRegistry registry;
     private final LockStore store;
@@ -155,17 +151,6 @@ final class Acquisition {
         return startNanos + waitNanos;
     }
 
-    /**
-     * How long to sleep when no hand-off is heard: until the holder's lease runs out if that comes first,
-     * else the poll interval less up to a tenth of jitter so waiters of many processes spread out.
-     */
-    private long pollPauseNanos(long holderLeaseMillis) {
-        long poll = registry.maxPollMillis();
-        poll -= ThreadLocalRandom.current().nextLong(poll / 10 + 1);
-        long millis = holderLeaseMillis >= 0 ? Math.min(holderLeaseMillis + 1, poll) : poll;
-        return TimeUnit.MILLISECONDS.toNanos(Math.max(1, millis));
-    }
-
     private static boolean causedByInterrupt(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof InterruptedException || cause.getClass().getSimpleName().contains("Interrupted")) {
@@ -235,7 +220,8 @@ final class Acquisition {
                         }
                         return leave();
                     }
-                    if (await(notified, Math.min(remaining, pollPauseNanos(result.holderLeaseMillis())))) {
+                    long pause = HoldClock.pollPauseNanos(registry.maxPollMillis(), result.holderLeaseMillis());
+                    if (await(notified, Math.min(remaining, pause))) {
                         Hold handedOver = trustedNotice();
                         if (handedOver != null) {
                             return handedOver;
@@ -271,12 +257,9 @@ final class Acquisition {
                 // no notice, or one older than the last try, which saw the lock after it and found it busy
                 return null;
             }
-            long sinceLastTry = notice.serverTimeMillis() - lastServerMillis;
-            long lease = notice.leaseMillis();
-            long validUntil = lastSentNanos
-                    + TimeUnit.MILLISECONDS.toNanos(sinceLastTry + lease - LeaseTiming.driftMillis(lease));
-            long left = validUntil - System.nanoTime();
-            if (left < TimeUnit.MILLISECONDS.toNanos(lease) / NOTICE_TRUST_DIVISOR) {
+            long validUntil = HoldClock.noticeValidUntil(lastSentNanos,
+                    notice.serverTimeMillis() - lastServerMillis, notice.leaseMillis());
+            if (!HoldClock.trustsNotice(validUntil, notice.leaseMillis(), System.nanoTime())) {
                 return null;
             }
             return handedHold(notice.fencingToken(), validUntil);
@@ -398,11 +381,11 @@ final class Acquisition {
 
         /**
          * The hold a reply to a command sent at {@code sentNanos} gave, if enough of its lease is left to count
-         * ({@link LeaseTiming#validEnough}). If not, the token keeps what it may hold, so that it is abandoned on
+         * ({@link HoldClock#validEnough}). If not, the token keeps what it may hold, so that it is abandoned on
          * the way out, and the acquisition tries anew with another token while its wait lasts ({@code mayRetry}).
          */
         private Hold counted(long fencingToken, long sentNanos, boolean mayRetry) {
-            if (LeaseTiming.validEnough(LeaseTiming.validUntil(sentNanos, leaseMillis), leaseMillis, System.nanoTime())) {
+            if (HoldClock.validEnough(HoldClock.validUntil(sentNanos, leaseMillis), leaseMillis, System.nanoTime())) {
                 return hold(fencingToken, sentNanos);
             }
             if (mayRetry && remainingNanos() > 0) {
@@ -415,8 +398,8 @@ final class Acquisition {
         private Hold hold(long fencingToken, long sentNanos) {
             mayHoldSomething = false;
             return new Hold(state, name, label, token, fencingToken, leaseMillis, renewed,
-                    LeaseTiming.validUntil(sentNanos, leaseMillis), false,
-                    sentNanos + LeaseTiming.renewalPeriodNanos(leaseMillis));
+                    HoldClock.validUntil(sentNanos, leaseMillis), false,
+                    sentNanos + HoldClock.renewalPeriodNanos(leaseMillis));
         }
 
         /**
@@ -425,9 +408,8 @@ final class Acquisition {
          */
         private Hold handedHold(long fencingToken, long validUntilNanos) {
             mayHoldSomething = false;
-            long now = System.nanoTime();
             return new Hold(state, name, label, token, fencingToken, leaseMillis, renewed, validUntilNanos, true,
-                    now + Math.max(0, validUntilNanos - now) / 3);
+                    HoldClock.confirmationDue(System.nanoTime(), validUntilNanos));
         }
 
         private void checkInterrupt() throws InterruptedException {

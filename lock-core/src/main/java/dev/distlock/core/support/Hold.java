@@ -105,8 +105,8 @@ final class Hold {
         renewing = false;
         failedRenewals = 0;
         if (epoch == leaseEpoch) {
-            validUntilNanos = Math.max(validUntilNanos, LeaseTiming.validUntil(sentNanos, lease));
-            nextRenewalNanos = sentNanos + LeaseTiming.renewalPeriodNanos(lease);
+            validUntilNanos = Math.max(validUntilNanos, HoldClock.validUntil(sentNanos, lease));
+            nextRenewalNanos = sentNanos + HoldClock.renewalPeriodNanos(lease);
             confirmPending = false;
         }
     }
@@ -130,8 +130,8 @@ final class Hold {
         }
         leaseEpoch++;
         leaseMillis = lease;
-        validUntilNanos = LeaseTiming.validUntil(sentNanos, lease);
-        nextRenewalNanos = sentNanos + LeaseTiming.renewalPeriodNanos(lease);
+        validUntilNanos = HoldClock.validUntil(sentNanos, lease);
+        nextRenewalNanos = sentNanos + HoldClock.renewalPeriodNanos(lease);
         confirmPending = false;
         return true;
     }
@@ -143,7 +143,7 @@ final class Hold {
      */
     synchronized void leaseMaybeSet(long sentNanos, long lease) {
         leaseEpoch++;
-        validUntilNanos = Math.min(validUntilNanos, LeaseTiming.validUntil(sentNanos, lease));
+        validUntilNanos = Math.min(validUntilNanos, HoldClock.validUntil(sentNanos, lease));
     }
 
     /** Why the hold is not held (any more): the recorded loss, or its passed deadline. */

@@ -75,20 +75,11 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         this.store = Objects.requireNonNull(store, "store");
         this.defaultLease = settings.defaultLease;
         this.maxPollMillis = settings.maxPollInterval.toMillis();
-        this.waiterTimeoutMillis = waiterTimeoutMillis(maxPollMillis);
+        this.waiterTimeoutMillis = HoldClock.waiterTimeoutMillis(maxPollMillis);
         this.listeners = new Listeners(settings.listeners);
         this.watchdog = new Watchdog(store, listeners, this::lose);
         this.cleanup = new Cleanup(store, watchdog.timer(), watchdog.calls());
         this.application = settings.applicationName;
-    }
-
-    /**
-     * How long a waiter's queue entry lives after its last try, and the claim lease of a hand-off to it: the
-     * poll interval plus as much again (at least half a second), so a live waiter always asks again in time
-     * and a dead one blocks a name for about twice this at most.
-     */
-    static long waiterTimeoutMillis(long maxPollMillis) {
-        return maxPollMillis + Math.max(500, maxPollMillis);
     }
 
     @Override

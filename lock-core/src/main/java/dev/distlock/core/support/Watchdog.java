@@ -155,7 +155,7 @@ final class Watchdog implements AutoCloseable {
         } catch (RejectedExecutionException closed) {
             return;
         }
-        long timeout = LeaseTiming.renewalTimeoutNanos(lease);
+        long timeout = HoldClock.renewalTimeoutNanos(lease);
         try {
             timer.schedule(() -> {
                 if (settled.compareAndSet(false, true)) {
@@ -182,7 +182,7 @@ final class Watchdog implements AutoCloseable {
     }
 
     private void renewalFailed(Hold hold, long lease, Exception failure) {
-        int streak = hold.renewalFailed(LeaseTiming.retryDelayNanos(lease));
+        int streak = hold.renewalFailed(HoldClock.retryDelayNanos(lease));
         if (hold.isActive()) {
             listeners.renewalFailed(hold.event(new LockBackendException(hold.name, "renew the lease", failure)),
                     streak == 1);

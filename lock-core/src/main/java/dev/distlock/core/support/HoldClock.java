@@ -1,0 +1,103 @@
+package dev.distlock.core.support;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Every time rule of the engine, in one place. A hold is trusted locally until a deadline on this JVM's
+ * monotonic clock: the moment its last confirmed acquire, hand-off or renewal was <em>sent</em>, plus the
+ * lease it set, minus a margin for clock drift. The backend set the lease no earlier than the send, so the
+ * key cannot expire before the local deadline unless the clocks drift apart by more than the margin (as in
+ * Redlock: 1% of the lease plus 2ms). The rest follows from it: how much must be left for an acquisition
+ * or a hand-off notice to count, when renewals and confirmations are due, how long they may take, how
+ * waiters pace their polls and how long their queue entries live.
+ */
+public final class HoldClock {
+
+    private static final long MAX_RETRY_DELAY_MILLIS = 1000;
+
+    /** A hand-off notice is trusted without asking the store if at least half of its claim is left. */
+    private static final int NOTICE_TRUST_DIVISOR = 2;
+    /** A hand-off's claim is confirmed (extended to the full lease) a third into it. */
+    private static final int CONFIRM_DIVISOR = 3;
+
+    private HoldClock() {
+    }
+
+    /** The drift margin of a lease: 1% plus 2ms, at most half the lease. */
+    public static long driftMillis(long leaseMillis) {
+        return Math.min(leaseMillis / 2, leaseMillis / 100 + 2);
+    }
+
+    /** The local deadline of a lease set by a command sent at {@code sentNanos}. */
+    public static long validUntil(long sentNanos, long leaseMillis) {
+        return sentNanos + TimeUnit.MILLISECONDS.toNanos(leaseMillis - driftMillis(leaseMillis));
+    }
+
+    /**
+     * Whether an acquisition sent with {@code leaseMillis}, valid until {@code validUntilNanos}, has enough left at
+     * {@code nowNanos} to count: a tenth of the lease. A reply that came later than that (a paused process, a slow
+     * first connection) would hand the caller a hold that is lost, or nearly, before it can use it.
+     */
+    static boolean validEnough(long validUntilNanos, long leaseMillis, long nowNanos) {
+        return validUntilNanos - nowNanos >= TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 10));
+    }
+
+    /** How long after a confirmed renewal was sent the next one is due: a third of the lease. */
+    static long renewalPeriodNanos(long leaseMillis) {
+        return TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 3));
+    }
+
+    /**
+     * How long a renewal may take before it counts as failed, whatever the client's own command timeout:
+     * a quarter of the lease, so that a retry still fits before the deadline.
+     */
+    static long renewalTimeoutNanos(long leaseMillis) {
+        return TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 4));
+    }
+
+    /**
+     * The deadline of a hand-off notice with a claim of {@code claimMillis}, handed over {@code sinceLastTryMillis}
+     * after the waiter's last try (both on the store's clock) whose command was sent at {@code lastSentNanos}: it
+     * errs on the early side even when the notice is read late (a paused waiter).
+     */
+    static long noticeValidUntil(long lastSentNanos, long sinceLastTryMillis, long claimMillis) {
+        long millis = sinceLastTryMillis + claimMillis - driftMillis(claimMillis);
+        return lastSentNanos + TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    /** Whether a notice valid until {@code validUntilNanos} has enough of its claim left to trust without asking. */
+    static boolean trustsNotice(long validUntilNanos, long claimMillis, long nowNanos) {
+        return validUntilNanos - nowNanos >= TimeUnit.MILLISECONDS.toNanos(claimMillis) / NOTICE_TRUST_DIVISOR;
+    }
+
+    /** When a hand-off's claim, valid until {@code validUntilNanos}, is confirmed: a third into what is left of it. */
+    static long confirmationDue(long nowNanos, long validUntilNanos) {
+        return nowNanos + Math.max(0, validUntilNanos - nowNanos) / CONFIRM_DIVISOR;
+    }
+
+    /**
+     * How long a waiter's queue entry lives after its last try, and the claim lease of a hand-off to it: the
+     * poll interval plus as much again (at least half a second), so a live waiter always asks again in time
+     * and a dead one blocks a name for about twice this at most.
+     */
+    static long waiterTimeoutMillis(long maxPollMillis) {
+        return maxPollMillis + Math.max(500, maxPollMillis);
+    }
+
+    /**
+     * How long a waiter sleeps when no hand-off is heard: until the holder's lease runs out if that comes first
+     * ({@code holderLeaseMillis}, negative if unknown), else the poll interval less up to a tenth of jitter so
+     * waiters of many processes spread out.
+     */
+    static long pollPauseNanos(long maxPollMillis, long holderLeaseMillis) {
+        long poll = maxPollMillis - ThreadLocalRandom.current().nextLong(maxPollMillis / 10 + 1);
+        long millis = holderLeaseMillis >= 0 ? Math.min(holderLeaseMillis + 1, poll) : poll;
+        return TimeUnit.MILLISECONDS.toNanos(Math.max(1, millis));
+    }
+
+    /** How soon a failed renewal is tried again: a tenth of the lease, at most a second. */
+    static long retryDelayNanos(long leaseMillis) {
+        return TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(leaseMillis / 10, MAX_RETRY_DELAY_MILLIS)));
+    }
+}
