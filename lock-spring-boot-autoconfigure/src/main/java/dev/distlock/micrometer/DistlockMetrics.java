@@ -18,6 +18,9 @@ import java.util.concurrent.ConcurrentMap;
  * {@code acquired | timeout | skipped | interrupted | error}</td><td>time spent waiting in an acquire call, by
  * how it ended ({@code skipped}: a {@code @DistributedLock(onTimeout = SKIP)} call timed out; {@code error}: the
  * backend failed)</td></tr>
+ * <tr><td>{@code distlock.acquire.retrying}</td><td>counter</td><td>{@code lock}</td><td>acquire calls that
+ * met only transient backend errors for a second (a replica refusing writes, a cluster down) and went on
+ * waiting; counted once per call</td></tr>
  * <tr><td>{@code distlock.held}</td><td>timer</td><td>{@code lock}, {@code outcome} =
  * {@code released | lost | release_failed}</td><td>how long ended holds were held, by how they ended</td></tr>
  * <tr><td>{@code distlock.held.active}</td><td>long task timer</td><td>{@code lock}</td><td>holds open now:
@@ -32,7 +35,7 @@ import java.util.concurrent.ConcurrentMap;
  *
  * <p>The {@code lock} tag is the label the lock was obtained with ({@link LockEvent#label()}), or
  * {@value #UNLABELED} for locks without one; it is never the lock's name, which may hold an id such as
- * {@code order:12345}, so the number of meters depends on the labels only: all twelve meters of a label
+ * {@code order:12345}, so the number of meters depends on the labels only: all thirteen meters of a label
  * are registered when it is first seen. Percentiles and histograms are off, as for every timer; turn them
  * on with Micrometer's meter filters (in Spring Boot, {@code management.metrics.distribution.*}).
  *
@@ -51,6 +54,9 @@ public final class DistlockMetrics implements LockListener {
 
     /** Long task timer of the holds open now. */
     public static final String HELD_ACTIVE = "distlock.held.active";
+
+    /** Counter of acquire calls that met only transient backend errors for a while and went on waiting. */
+    public static final String ACQUIRE_RETRYING = "distlock.acquire.retrying";
 
     /** Counter of holds found lost. */
     public static final String LOST = "distlock.lost";
@@ -106,6 +112,11 @@ public final class DistlockMetrics implements LockListener {
     public void onReleaseFailed(LockEvent event) {
         metersOf(event).releaseFailures().increment();
         end(event, HoldEnd.RELEASE_FAILED);
+    }
+
+    @Override
+    public void onAcquireRetrying(LockEvent event) {
+        metersOf(event).acquireRetrying().increment();
     }
 
     @Override

@@ -18,6 +18,7 @@ final class LabelMeters {
     private final Map<AcquireOutcome, Timer> acquire = new EnumMap<>(AcquireOutcome.class);
     private final Map<HoldEnd, Timer> held = new EnumMap<>(HoldEnd.class);
     private final LongTaskTimer active;
+    private final Counter acquireRetrying;
     private final Counter lost;
     private final Counter releaseFailures;
     private final Counter renewalFailures;
@@ -36,6 +37,8 @@ final class LabelMeters {
                 .description("Distributed locks held by this instance now, and for how long")
                 .tags(tags)
                 .register(registry);
+        acquireRetrying = counter(registry, DistlockMetrics.ACQUIRE_RETRYING, tags,
+                "Acquire calls that met only transient backend errors for a second and went on waiting");
         lost = counter(registry, DistlockMetrics.LOST, tags,
                 "Holds found lost: the lease expired or another owner took the lock");
         releaseFailures = counter(registry, DistlockMetrics.RELEASE_FAILURES, tags,
@@ -64,6 +67,10 @@ final class LabelMeters {
 
     LongTaskTimer active() {
         return active;
+    }
+
+    Counter acquireRetrying() {
+        return acquireRetrying;
     }
 
     Counter lost() {

@@ -101,6 +101,15 @@ class DistlockMetricsTests {
     }
 
     @Test
+    void anAcquireThatKeepsMeetingTransientErrorsIsCountedOnceWithoutEndingIt() {
+        metrics.onAcquireRetrying(event("order:1", "pay", 0, Duration.ofSeconds(1), backendError()));
+
+        assertThat(registry.get(DistlockMetrics.ACQUIRE_RETRYING).tag("lock", "pay").counter().count()).isEqualTo(1);
+        assertThat(registry.get(DistlockMetrics.ACQUIRE).tag("lock", "pay").timers())
+                .allSatisfy(timer -> assertThat(timer.count()).isZero());
+    }
+
+    @Test
     void holdsAreToldApartByNameAndFencingToken() {
         // tokens come from the clock, so two names may get the same one
         metrics.onAcquired(event("order:1", "pay", 7, Duration.ZERO, null));
@@ -136,6 +145,7 @@ class DistlockMetricsTests {
                         "distlock.held[tag(lock=pay), tag(outcome=released)]",
                         "distlock.held[tag(lock=pay), tag(outcome=lost)]",
                         "distlock.held[tag(lock=pay), tag(outcome=release_failed)]",
+                        "distlock.acquire.retrying[tag(lock=pay)]",
                         "distlock.held.active[tag(lock=pay)]",
                         "distlock.lost[tag(lock=pay)]",
                         "distlock.release.failures[tag(lock=pay)]",
@@ -160,7 +170,7 @@ class DistlockMetricsTests {
             metrics.onLost(event(name, label, 1_000 + i, Duration.ofMillis(1), null));
         }
 
-        assertThat(metersForThreeLabels).isEqualTo(3 * 12);
+        assertThat(metersForThreeLabels).isEqualTo(3 * 13);
         assertThat(registry.getMeters()).hasSize(metersForThreeLabels);
         assertThat(registry.get(DistlockMetrics.ACQUIRE).tag("outcome", "acquired").timers())
                 .extracting(Timer::count).containsOnly(3_334L, 3_334L, 3_335L);
