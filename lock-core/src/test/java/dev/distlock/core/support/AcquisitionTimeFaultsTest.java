@@ -68,10 +68,8 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
     /** Case 5: when the wait runs out between polls, leaving the queue is the one command after it. */
     @Test
     void aTimedWaitLeavesTheQueueWithoutAnotherPollWhenItRunsOut() throws Exception {
-        FencedLock holder = registries.process(new Events()).obtain("job");
-        assertThat(holder.tryLock()).isTrue();
-        FencedLock lock = registries.process(events, settings -> settings.maxPollInterval(Duration.ofSeconds(5)))
-                .obtain("job");
+        FencedLock holder = heldByAnotherProcess();
+        FencedLock lock = waiterPolling(Duration.ofSeconds(5));
 
         long before = store.calls(Op.ACQUIRE, "job");
 
@@ -86,10 +84,8 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
     /** Case 5: a poll that hangs past the wait ends the call when it answers; the queue is left behind it. */
     @Test
     void aPollThatAnswersAfterTheWaitEndsTheCallAndTheCleanUpLeavesTheQueue() throws Exception {
-        FencedLock holder = registries.process(new Events()).obtain("job");
-        assertThat(holder.tryLock()).isTrue();
-        FencedLock lock = registries.process(events, settings -> settings.maxPollInterval(Duration.ofMillis(50)))
-                .obtain("job");
+        FencedLock holder = heldByAnotherProcess();
+        FencedLock lock = waiterPolling(Duration.ofMillis(50));
         store.next(Op.ACQUIRE, "job").runFirst(() -> { }); // the first try goes through: the name is held
         Call hanging = store.next(Op.ACQUIRE, "job").holdBeforeRunning();
         long start = System.nanoTime();
@@ -108,10 +104,8 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
     /** Case 7: the name was held, then every try met a transient error until the wait ran out. */
     @Test
     void transientErrorsAfterTheNameWasSeenHeldEndTheWaitAsATimeout() throws Exception {
-        FencedLock holder = registries.process(new Events()).obtain("job");
-        assertThat(holder.tryLock()).isTrue();
-        FencedLock lock = registries.process(events, settings -> settings.maxPollInterval(Duration.ofMillis(50)))
-                .obtain("job");
+        FencedLock holder = heldByAnotherProcess();
+        FencedLock lock = waiterPolling(Duration.ofMillis(50));
         // the first try answers "held"; every later one is refused (a slot migration that outlasts the wait)
         store.next(Op.ACQUIRE, "job").runFirst(
                 () -> store.every(Op.ACQUIRE, "job").fail(new TransientFailure("TRYAGAIN slot migrating")));
@@ -148,5 +142,17 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
             assertThat(event.elapsed()).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
         });
         assertThat(events.acquireFailed).isEmpty();
+    }
+
+    /** "job", held by another process. */
+    private FencedLock heldByAnotherProcess() {
+        FencedLock holder = registries.process(new Events()).obtain("job");
+        assertThat(holder.tryLock()).isTrue();
+        return holder;
+    }
+
+    /** "job" in a process whose waiters ask the store again every {@code poll} when they hear no hand-off. */
+    private FencedLock waiterPolling(Duration poll) {
+        return registries.process(events, settings -> settings.maxPollInterval(poll)).obtain("job");
     }
 }
