@@ -1,16 +1,25 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 
 /**
- * A hold that no thread owns any more: the result of {@link FencedLock#detach()}. Whoever has it may
- * release it, from any thread, exactly once. Typical use is asynchronous work:
+ * A hold that no thread owns: the result of {@link FencedLock#detach()}, or of an acquisition that blocked no
+ * thread ({@link FencedLock#tryLockAsync}, {@link FencedLock#lockAsync}). Whoever has it may release it, from any
+ * thread, exactly once; the watchdog renews a renewed lease until then. Typical use is asynchronous work:
  *
  * <pre>{@code
  * lock.lock();
  * DetachedLock hold = lock.detach();
  * CompletableFuture.runAsync(work).whenComplete((result, error) -> hold.unlock());
+ *
+ * lock.tryLockAsync(Duration.ofSeconds(5))
+ *         .thenCompose(held -> held == null ? skip() : work(held.fencingToken())
+ *                 .whenComplete((result, error) -> held.unlockAsync()));
  * }</pre>
+ *
+ * <p>The {@code ...Async} methods never block the caller: each completes its stage when the backend answered,
+ * with the same outcome (or exception) as its blocking counterpart.
  */
 public interface DetachedLock {
 
@@ -50,6 +59,15 @@ public interface DetachedLock {
      * @throws LockLostException if the hold had expired or was taken over
      */
     void extend(Duration lease);
+
+    /** {@link #unlock()} without blocking the caller. */
+    CompletionStage<Void> unlockAsync();
+
+    /** {@link #extend(Duration)} without blocking the caller. */
+    CompletionStage<Void> extendAsync(Duration lease);
+
+    /** {@link #remainingLease()} without blocking the caller. */
+    CompletionStage<Duration> remainingLeaseAsync();
 
     /**
      * The time left before this hold expires unless renewed, as {@link FencedLock#remainingLease()} tells it;

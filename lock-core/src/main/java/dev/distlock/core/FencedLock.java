@@ -1,6 +1,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -20,7 +21,8 @@ import java.util.concurrent.locks.Lock;
  * owner's key alone.
  *
  * <p>To release a hold from another thread (asynchronous code), the acquiring thread calls
- * {@link #detach()} and hands the returned {@link DetachedLock} over.
+ * {@link #detach()} and hands the returned {@link DetachedLock} over. Callers that must not block a thread
+ * acquire with {@link #tryLockAsync(Duration)} or {@link #lockAsync()}, which complete with such a hold.
  *
  * <p>Handles are cheap views: two handles of one registry for the same name are {@link Object#equals equal}
  * whatever lease or label they were obtained with, since they lock the same thing.
@@ -135,6 +137,30 @@ public interface FencedLock extends Lock {
      * @throws IllegalMonitorStateException if the current thread does not hold the lock
      */
     DetachedLock detach();
+
+    /**
+     * Acquires the lock without blocking any thread, waiting at most {@code wait}: for asynchronous, reactive and
+     * coroutine callers. The call waits in the same queues as blocking callers, in arrival order, but as a pending
+     * future: a hand-off notice, the poll timer or the deadline moves it on, and a thread is used only while one
+     * of its backend commands runs (on the registry's small pool of background threads, never the caller's).
+     *
+     * <p>The hold belongs to no thread and is not re-entrant: it is the returned {@link DetachedLock}, which whoever
+     * has it releases ({@link DetachedLock#unlockAsync()}). Cancelling the returned stage's
+     * {@link CompletionStage#toCompletableFuture() future} withdraws the call like an interrupt: it leaves the
+     * queue, and a hold made meanwhile is released.
+     *
+     * @param wait how long to wait; {@link Duration#ZERO} (or negative) means exactly one try
+     * @return a stage completed with the hold, or with {@code null} if the wait ran out; completed exceptionally
+     *         with {@link LockBackendException} if the backend failed (within the wait plus one command timeout),
+     *         or {@link IllegalStateException} if the registry is or was closed meanwhile
+     */
+    CompletionStage<DetachedLock> tryLockAsync(Duration wait);
+
+    /**
+     * Acquires the lock without blocking any thread, waiting as long as it takes: {@link #tryLockAsync(Duration)}
+     * without a limit, so the stage never completes with {@code null}.
+     */
+    CompletionStage<DetachedLock> lockAsync();
 
     /** Conditions are not supported by distributed locks. */
     @Override

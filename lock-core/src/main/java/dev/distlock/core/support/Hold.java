@@ -29,8 +29,8 @@ final class Hold {
     final Instant acquiredAt = Instant.now();
     private final long acquiredNanos = System.nanoTime();
 
-    /** The owning thread; {@code null} once detached. */
-    volatile Thread owner = Thread.currentThread();
+    /** The owning thread; {@code null} until a blocking caller takes it, and once detached. */
+    volatile Thread owner;
 
     /** Re-entrant holds of the owner; only the owner touches it. */
     int count = 1;
@@ -180,7 +180,7 @@ final class Hold {
     /** Lets the next thread of this registry at the name; only the first call does. */
     void giveBackGate() {
         if (ownsGate.compareAndSet(true, false)) {
-            state.gate.release();
+            state.gate.leave();
         }
     }
 

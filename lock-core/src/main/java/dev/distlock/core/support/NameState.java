@@ -2,7 +2,6 @@ package dev.distlock.core.support;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Semaphore;
 
 /**
  * What one registry knows about one name while the name is held or waited for; dropped when idle so
@@ -11,10 +10,10 @@ import java.util.concurrent.Semaphore;
 final class NameState {
 
     /**
-     * Local queue: a thread owns the permit from before it asks the store until its hold ends or is lost,
-     * so threads of this registry never race each other in the backend and wait in arrival order.
+     * Local queue: an acquisition owns the gate from before it asks the store until its hold ends or is lost,
+     * so acquisitions of this registry never race each other in the backend and wait in arrival order.
      */
-    final Semaphore gate = new Semaphore(1, true);
+    final NameGate gate = new NameGate();
 
     /**
      * The holds of this registry: the current one, and lost ones whose owners have not called

@@ -2,6 +2,7 @@ package dev.distlock.core.support;
 
 import dev.distlock.core.DetachedLock;
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A hold handed from its thread to whoever releases it. */
@@ -49,6 +50,27 @@ final class StoreDetachedLock implements DetachedLock {
     public void extend(Duration lease) {
         requireNotReleased();
         registry.extend(hold, lease);
+    }
+
+    @Override
+    public CompletionStage<Void> unlockAsync() {
+        return registry.inBackground(() -> {
+            unlock();
+            return null;
+        });
+    }
+
+    @Override
+    public CompletionStage<Void> extendAsync(Duration lease) {
+        return registry.inBackground(() -> {
+            extend(lease);
+            return null;
+        });
+    }
+
+    @Override
+    public CompletionStage<Duration> remainingLeaseAsync() {
+        return registry.inBackground(this::remainingLease);
     }
 
     @Override

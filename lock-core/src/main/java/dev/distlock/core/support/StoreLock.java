@@ -5,6 +5,7 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 
 /** The {@link FencedLock} handle: a name and a lease; all state lives in the registry. */
 final class StoreLock implements FencedLock {
@@ -54,6 +55,17 @@ final class StoreLock implements FencedLock {
     @Override
     public void lockInterruptibly() throws InterruptedException {
         registry.acquire(name, lease, label, Long.MAX_VALUE, true);
+    }
+
+    @Override
+    public CompletionStage<DetachedLock> tryLockAsync(Duration wait) {
+        Objects.requireNonNull(wait, "wait");
+        return registry.acquireAsync(name, lease, label, wait.isNegative() ? 0 : saturatedNanos(wait));
+    }
+
+    @Override
+    public CompletionStage<DetachedLock> lockAsync() {
+        return registry.acquireAsync(name, lease, label, Long.MAX_VALUE);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.Lease;
@@ -17,8 +18,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
@@ -62,7 +66,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     private final Listeners listeners;
     private final HoldTokens tokens = new HoldTokens();
     private final ConcurrentHashMap<String, NameState> states = new ConcurrentHashMap<>();
-    private final Set<Acquisition.Waiter> waiting = ConcurrentHashMap.newKeySet();
+    private final Set<Acquisition> waiting = ConcurrentHashMap.newKeySet();
+    private final BackgroundThreads threads = new BackgroundThreads();
     private final Watchdog watchdog;
     private final Cleanup cleanup;
     private final String application;
@@ -77,8 +82,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         this.maxPollMillis = settings.maxPollInterval.toMillis();
         this.waiterTimeoutMillis = HoldClock.waiterTimeoutMillis(maxPollMillis);
         this.listeners = new Listeners(settings.listeners);
-        this.watchdog = new Watchdog(store, listeners, this::lose);
-        this.cleanup = new Cleanup(store, watchdog.timer(), watchdog.calls());
+        this.watchdog = new Watchdog(store, listeners, this::lose, threads);
+        this.cleanup = new Cleanup(store, threads.timer(), threads.calls());
         this.application = settings.applicationName;
     }
 
@@ -145,9 +150,9 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         }
         for (NameState state : states.values()) {
             // let calls waiting at a gate through, to find the registry closed
-            state.gate.release(Integer.MAX_VALUE / 2);
+            state.gate.openForClose();
         }
-        waiting.forEach(Acquisition.Waiter::wakeForClose);
+        waiting.forEach(Acquisition::wakeForClose);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
         synchronized (waiting) {
             while (!waiting.isEmpty() && System.nanoTime() - deadline < 0) {
@@ -159,7 +164,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
                 }
             }
         }
-        watchdog.close();
+        threads.close();
         store.close();
     }
 
@@ -179,10 +184,9 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             throw new InterruptedException("Interrupted before acquiring lock '" + name + "'");
         }
         NameState state = retain(name);
-        boolean holding = false;
-        try {
-            Hold current = state.heldBy(Thread.currentThread());
-            if (current != null) {
+        Hold current = state.heldBy(Thread.currentThread());
+        if (current != null) {
+            try {
                 // re-entry counts only on a hold that is still valid
                 if (!current.isHeld()) {
                     lose(current, current.expiryReason());
@@ -190,25 +194,106 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
                 }
                 current.count++;
                 return true;
-            }
-            long leaseMillis = lease.durationOr(defaultLease).toMillis();
-            Acquisition acquisition = new Acquisition(this, state, name, label, leaseMillis, lease.isRenewed(),
-                    waitNanos, interruptible);
-            Hold hold = acquisition.run();
-            if (hold == null) {
-                return false;
-            }
-            holding = true;
-            state.holds.add(hold);
-            announceFromNowOn();
-            // listeners hear of the hold before the watchdog can report it lost
-            listeners.acquired(new LockEvent(name, label, hold.fencingToken, acquisition.waited(), null));
-            watchdog.watch(hold);
-            return true;
-        } finally {
-            if (!holding) {
+            } finally {
                 release(state, name);
             }
+        }
+        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(threads.calls());
+        LockRequest request = new LockRequest(state, name, label, lease.durationOr(defaultLease).toMillis(),
+                lease.isRenewed());
+        Acquisition acquisition = new Acquisition(this, request, waitNanos, interruptible, steps);
+        CompletableFuture<Hold> result = acquisition.start();
+        steps.await(result::isDone, acquisition::interrupt);
+        if (acquisition.wasInterrupted()) {
+            Thread.currentThread().interrupt();
+        }
+        Hold hold;
+        try {
+            hold = result.getNow(null);
+        } catch (CompletionException failed) {
+            Throwable cause = failed.getCause();
+            if (cause instanceof InterruptedException interrupt) {
+                throw interrupt;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw failed;
+        }
+        if (hold == null) {
+            return false;
+        }
+        hold.owner = Thread.currentThread();
+        return true;
+    }
+
+    /**
+     * Acquires {@code name} for no thread: the future completes with the hold, or {@code null} if the wait ran out.
+     * Cancelling it withdraws the acquisition; a hold made meanwhile is released.
+     */
+    CompletableFuture<DetachedLock> acquireAsync(String name, Lease lease, String label, long waitNanos) {
+        if (closed.get()) {
+            return CompletableFuture.failedFuture(new IllegalStateException("Lock '" + name
+                    + "' cannot be acquired: its registry is closed"));
+        }
+        LockRequest request = new LockRequest(retain(name), name, label, lease.durationOr(defaultLease).toMillis(),
+                lease.isRenewed());
+        Acquisition acquisition = new Acquisition(this, request, waitNanos, true,
+                new StepRunners.Serial(threads.steps()));
+        CompletableFuture<DetachedLock> handle = new CompletableFuture<>();
+        acquisition.start().whenComplete((hold, error) -> {
+            if (error != null) {
+                handle.completeExceptionally(error);
+            } else if (!handle.complete(hold != null ? new StoreDetachedLock(this, hold) : null) && hold != null) {
+                abandon(hold); // the caller gave up meanwhile
+            }
+        });
+        handle.whenComplete((hold, error) -> {
+            if (handle.isCancelled()) {
+                acquisition.cancel();
+            }
+        });
+        return handle;
+    }
+
+    /** Runs a blocking operation of a hold on the registry's background steps, for a non-blocking caller. */
+    <T> CompletableFuture<T> inBackground(Supplier<T> operation) {
+        try {
+            return CompletableFuture.supplyAsync(operation, threads.steps());
+        } catch (RejectedExecutionException closed) {
+            return CompletableFuture.failedFuture(new IllegalStateException("The lock registry is closed", closed));
+        }
+    }
+
+    /**
+     * An acquisition ended: with {@code hold}, which from now on is watched and counted among this registry's
+     * holds; or without ({@code null}), and its name's state is no longer kept for it.
+     */
+    void settle(Acquisition acquisition, LockRequest request, Hold hold) {
+        if (hold == null) {
+            release(request.state(), request.name());
+            return;
+        }
+        NameState state = request.state();
+        state.holds.add(hold);
+        announceFromNowOn();
+        // listeners hear of the hold before the watchdog can report it lost
+        listeners.acquired(new LockEvent(hold.name, hold.label, hold.fencingToken, acquisition.waited(), null));
+        watchdog.watch(hold);
+    }
+
+    /** A hold made for a caller that gave up meanwhile: released in the background. */
+    private void abandon(Hold hold) {
+        try {
+            threads.calls().execute(() -> {
+                try {
+                    release(hold, 0);
+                } catch (RuntimeException failure) {
+                    log.debug("Releasing lock '{}' for a caller that gave up failed", hold.name, failure);
+                }
+            });
+        } catch (RejectedExecutionException closed) {
+            log.debug("Registry closed: lock '{}' is left to expire with its lease", hold.name);
         }
     }
 
@@ -351,6 +436,10 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         return cleanup;
     }
 
+    ScheduledExecutorService timer() {
+        return threads.timer();
+    }
+
     boolean isClosed() {
         return closed.get();
     }
@@ -361,11 +450,11 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         }
     }
 
-    void waiting(Acquisition.Waiter waiter) {
+    void waiting(Acquisition waiter) {
         waiting.add(waiter);
     }
 
-    void doneWaiting(Acquisition.Waiter waiter) {
+    void doneWaiting(Acquisition waiter) {
         waiting.remove(waiter);
         if (closed.get()) {
             synchronized (waiting) {
@@ -382,7 +471,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             return;
         }
         try {
-            watchdog.timer().scheduleAtFixedRate(() -> watchdog.calls().execute(this::announce), 0,
+            threads.timer().scheduleAtFixedRate(() -> threads.calls().execute(this::announce), 0,
                     ANNOUNCEMENT_TTL_MILLIS / 3, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closed) {
             // the registry is closing

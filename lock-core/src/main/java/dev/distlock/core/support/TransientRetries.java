@@ -28,13 +28,6 @@ final class TransientRetries {
         this.reporter = reporter;
     }
 
-    /** Sleeps a given time, honouring the caller's interrupt policy. */
-    @FunctionalInterface
-    interface Sleeper {
-
-        void sleep(long nanos) throws InterruptedException;
-    }
-
     /** Reports a persistent streak of transient errors. */
     @FunctionalInterface
     interface Reporter {
@@ -74,12 +67,10 @@ final class TransientRetries {
         return true;
     }
 
-    /** Sleeps the pause a retry asked for, if any. */
-    void pause(Sleeper sleeper) throws InterruptedException {
+    /** The pause the last {@link #retryWithin} asked for before the retry (0 if none), once. */
+    long takePause() {
         long pause = pendingPauseNanos;
         pendingPauseNanos = 0;
-        if (pause > 0) {
-            sleeper.sleep(pause);
-        }
+        return pause;
     }
 }

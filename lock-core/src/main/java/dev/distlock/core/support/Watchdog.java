@@ -6,14 +6,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Keeps every hold of a registry honest about time. Each hold has one timer task, due at its next renewal
@@ -27,46 +23,26 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   lost at once.</li>
  * </ul>
  */
-final class Watchdog implements AutoCloseable {
+final class Watchdog {
 
     private final LockStore store;
     private final Listeners listeners;
     private final Losses losses;
-    private final ScheduledThreadPoolExecutor timer;
+    private final ScheduledExecutorService timer;
     private final ExecutorService calls;
 
-    Watchdog(LockStore store, Listeners listeners, Losses losses) {
+    Watchdog(LockStore store, Listeners listeners, Losses losses, BackgroundThreads threads) {
         this.store = store;
         this.listeners = listeners;
         this.losses = losses;
-        this.timer = new ScheduledThreadPoolExecutor(1, daemon("distlock-watchdog"));
-        this.timer.setRemoveOnCancelPolicy(true);
-        // the executor wakes its thread whenever a new task becomes the earliest one; a no-op due every
-        // second stays ahead of nearly every renewal, so scheduling one for a new hold wakes nobody
-        this.timer.scheduleAtFixedRate(() -> { }, 1, 1, TimeUnit.SECONDS);
-        // backend calls may block for a client's whole command timeout: as many threads as calls in flight
-        this.calls = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
-                daemon("distlock-call-"));
+        this.timer = threads.timer();
+        this.calls = threads.calls();
     }
 
     /** Receives the holds found lost. */
     interface Losses {
 
         void lost(Hold hold, String reason);
-    }
-
-    /** The timer, for other background work of the registry. */
-    ScheduledExecutorService timer() {
-        return timer;
-    }
-
-    /** Runs blocking backend calls off the caller's and the timer's threads. */
-    ExecutorService calls() {
-        return calls;
-    }
-
-    boolean isClosed() {
-        return timer.isShutdown();
     }
 
     /** Starts watching a new hold, or follows a lease that {@code extend} changed. */
@@ -94,12 +70,6 @@ final class Watchdog implements AutoCloseable {
         synchronized (hold) {
             cancelTick(hold);
         }
-    }
-
-    @Override
-    public void close() {
-        timer.shutdownNow();
-        calls.shutdownNow();
     }
 
     private void tick(Hold hold) {
@@ -195,14 +165,5 @@ final class Watchdog implements AutoCloseable {
             hold.tick.cancel(false);
             hold.tick = null;
         }
-    }
-
-    private static ThreadFactory daemon(String name) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, name.endsWith("-") ? name + count.incrementAndGet() : name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

@@ -7,93 +7,24 @@ import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.InvalidLockNameException;
 import dev.distlock.core.Lease;
-import dev.distlock.core.LockInfo;
-import dev.distlock.core.LockListener;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.LockTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * What every {@link LockRegistry} must do. An implementation's test extends this class and says how to
  * make registries that share one backend (each call stands for another process) and how an outsider
- * deletes or overwrites a lock.
+ * deletes or overwrites a lock. It includes the {@link AsyncLockContract non-blocking contract}.
  *
  * <p>Timing: leases and waits are short so the suite is quick, but every assertion is about order and
  * outcome, never about speed; every wait is bounded.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
-public abstract class LockRegistryContract {
-
-    /** Long enough for anything that should happen at once, on a loaded machine. */
-    protected static final Duration PATIENCE = Duration.ofSeconds(10);
-
-    private final List<AutoCloseable> registries = new ArrayList<>();
-    private final List<AutoCloseable> resources = new ArrayList<>();
-
-    /** The poll interval of registries the tests do not set one for: the registries' default. */
-    protected static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(500);
-
-    /**
-     * A new registry on the shared backend, standing for another process, reporting to {@code listener}, whose
-     * waiters ask the backend again at least every {@code maxPollInterval} when they hear no hand-off.
-     */
-    protected abstract LockRegistry newRegistry(LockListener listener, Duration maxPollInterval) throws Exception;
-
-    /** Deletes the lock's key in the backend, as an administrator or a buggy client would. */
-    protected abstract void deleteFromOutside(LockRegistry registry, String name) throws Exception;
-
-    /** Replaces the lock's owner in the backend by {@code value}, without expiry. */
-    protected abstract void overwriteFromOutside(LockRegistry registry, String name, String value) throws Exception;
-
-
-    /** A new registry without listener. */
-    protected final LockRegistry registry() throws Exception {
-        return registry(new RecordingListener());
-    }
-
-    /** A new registry reporting to {@code listener}; closed after the test. */
-    protected final LockRegistry registry(LockListener listener) throws Exception {
-        return registry(listener, DEFAULT_POLL_INTERVAL);
-    }
-
-    /** A new registry reporting to {@code listener} and polling every {@code maxPollInterval}; closed after the test. */
-    protected final LockRegistry registry(LockListener listener, Duration maxPollInterval) throws Exception {
-        LockRegistry registry = newRegistry(listener, maxPollInterval);
-        if (registry instanceof AutoCloseable closeable) {
-            registries.add(closeable);
-        }
-        return registry;
-    }
-
-    /** Closes {@code resource} after the test, once the registries are closed (e.g. a connection factory). */
-    protected final void closeAfterTest(AutoCloseable resource) {
-        resources.add(resource);
-    }
-
-    @AfterEach
-    void closeRegistries() throws Exception {
-        for (AutoCloseable closeable : registries) {
-            closeable.close();
-        }
-        for (AutoCloseable closeable : resources) {
-            closeable.close();
-        }
-        registries.clear();
-        resources.clear();
-    }
+public abstract class LockRegistryContract extends AsyncLockContract {
 
     // --- exclusion and waiting ---
 
@@ -589,87 +520,6 @@ public abstract class LockRegistryContract {
         assertThat(result.actual()).isEqualTo(result.expected()).isEqualTo(800);
         assertThat(result.maxConcurrentHolders()).isEqualTo(1);
         assertThat(result.fencingTokensIncreased()).isTrue();
-    }
-
-    // --- helpers ---
-
-    /**
-     * Whether another thread acquires {@code lock} within {@code wait}; that thread ends holding it, which
-     * is enough for the tests (the registry is closed and the backend cleared afterwards).
-     */
-    protected static boolean acquiresInOtherThread(FencedLock lock, Duration wait) throws Exception {
-        Boolean acquired = inOtherThread(() -> lock.tryLock(wait));
-        return acquired;
-    }
-
-    /** Polls the backend until {@code condition} holds, for at most {@link #PATIENCE}. */
-    protected static void awaitUntil(ThrowingSupplier<Boolean> condition) throws Exception {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!condition.get()) {
-            assertThat(System.nanoTime()).as("condition not met within " + PATIENCE).isLessThan(deadline);
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
-    }
-
-    /** Runs {@code action} in another thread and returns its result, or throws what it threw. */
-    protected static <T> T inOtherThread(ThrowingSupplier<T> action) throws Exception {
-        return new Background<>(action).get();
-    }
-
-    /** A supplier that may throw. */
-    @FunctionalInterface
-    protected interface ThrowingSupplier<T> {
-
-        T get() throws Exception;
-    }
-
-    /**
-     * Work running in a thread of its own (never a shared pool's, since tests interrupt it), with its
-     * outcome awaited for a bounded time.
-     */
-    protected static final class Background<T> {
-
-        private final CompletableFuture<T> outcome = new CompletableFuture<>();
-        private final Thread thread;
-
-        public Background(ThrowingSupplier<T> work) {
-            thread = new Thread(() -> {
-                try {
-                    outcome.complete(work.get());
-                } catch (Throwable failure) {
-                    outcome.completeExceptionally(failure);
-                }
-            }, "contract-background");
-            thread.start();
-        }
-
-        /** Interrupts the thread once it is blocked (waiting for the lock or for the backend). */
-        public void interruptWhenBlocked() {
-            long deadline = System.nanoTime() + PATIENCE.toNanos();
-            while (thread.getState() != Thread.State.WAITING && thread.getState() != Thread.State.TIMED_WAITING) {
-                if (System.nanoTime() > deadline || outcome.isDone()) {
-                    throw new AssertionError("the background work never blocked; state " + thread.getState());
-                }
-                Thread.onSpinWait();
-            }
-            thread.interrupt();
-        }
-
-        public boolean isDone() {
-            return outcome.isDone();
-        }
-
-        /** The result, or what the work threw; waits at most three times {@link #PATIENCE}. */
-        public T get() throws Exception {
-            try {
-                return outcome.get(PATIENCE.toMillis() * 3, TimeUnit.MILLISECONDS);
-            } catch (ExecutionException ex) {
-                if (ex.getCause() instanceof Exception cause) {
-                    throw cause;
-                }
-                throw ex;
-            }
-        }
     }
 
     /** A counter in this JVM whose reads see earlier writes; updates are still two separate steps. */

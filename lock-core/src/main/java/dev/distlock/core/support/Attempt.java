@@ -1,0 +1,187 @@
+package dev.distlock.core.support;
+
+import java.util.function.Consumer;
+
+/**
+ * One token's conversation with the store within an {@link Acquisition}: its tries, leaving the queue, the hand-off
+ * notice meant for it, and the clean-up of whatever it may still hold. A token serves one attempt only: after an
+ * unknown outcome (no reply, an interrupt, a reply too late to count) the acquisition abandons it and starts
+ * another.
+ */
+final class Attempt implements Consumer<Grant> {
+
+    private final StoreLockRegistry registry;
+    private final LockStore store;
+    private final LockRequest request;
+    private final String token;
+    private final LockStore.Subscription subscription;
+    private final Runnable onNotice;
+    private volatile Grant grant;
+    /** When the last answered try was sent, the store's clock when it ran, when its answer came, and the answer. */
+    private long lastSentNanos;
+    private long lastServerMillis;
+    private long answeredNanos;
+    private AcquireResult last;
+    /** Whether the token may hold the lock or a queue entry in the store that no hold owns. */
+    private boolean mayHoldSomething;
+    /** Whether a command of the token got no reply: it may still run. */
+    private boolean outcomeUnknown;
+    private boolean closed;
+
+    /**
+     * @param onNotice called when a hand-off notice for the token arrives; {@code null} for a single try, which
+     *        does not queue and hears nothing
+     */
+    Attempt(StoreLockRegistry registry, LockRequest request, String token, Runnable onNotice) {
+        this.registry = registry;
+        this.store = registry.store();
+        this.request = request;
+        this.token = token;
+        this.onNotice = onNotice;
+        this.subscription = onNotice != null ? store.onGrant(request.name(), token, this) : null;
+    }
+
+    @Override
+    public void accept(Grant handedOver) {
+        grant = handedOver;
+        onNotice.run();
+    }
+
+    /**
+     * One atomic try. A failure is rethrown as the store reported it: the command may have run.
+     *
+     * @param queue whether the token queues (or refreshes its entry) if the lock is busy
+     */
+    AcquireResult tryOnce(boolean queue) {
+        mayHoldSomething = true;
+        long sent = System.nanoTime();
+        AcquireResult answer;
+        try {
+            answer = store.tryAcquire(request.name(), token, request.leaseMillis(), queue,
+                    registry.waiterTimeoutMillis());
+        } catch (RuntimeException failure) {
+            outcomeUnknown = true;
+            throw failure;
+        }
+        lastSentNanos = sent;
+        answeredNanos = System.nanoTime();
+        lastServerMillis = answer.serverTimeMillis();
+        last = answer;
+        if (!answer.acquired() && !queue) {
+            mayHoldSomething = false;
+        }
+        return answer;
+    }
+
+    /** The last answer. */
+    AcquireResult last() {
+        return last;
+    }
+
+    /** When the last answer came (monotonic clock). */
+    long answeredNanos() {
+        return answeredNanos;
+    }
+
+    /** The hold the last (acquiring) answer gave, or {@code null} if too little of its lease is left to count. */
+    Hold acquired() {
+        return counted(last.fencingToken(), lastSentNanos);
+    }
+
+    /** The wait ran out: leave the queue, keeping the lock if it was handed over meanwhile (and still counts). */
+    Hold leave() {
+        if (!mayHoldSomething) {
+            return null;
+        }
+        long sent = System.nanoTime();
+        try {
+            AcquireResult answer = store.leaveQueue(request.name(), token, request.leaseMillis());
+            mayHoldSomething = answer.acquired();
+            return answer.acquired() ? counted(answer.fencingToken(), sent) : null;
+        } catch (RuntimeException failure) {
+            outcomeUnknown = true; // the clean-up takes over
+            return null;
+        }
+    }
+
+    /** Leaves the queue and anything handed over now, as the registry closes. */
+    void withdraw() {
+        try {
+            store.abandon(request.name(), token);
+            mayHoldSomething = false;
+        } catch (RuntimeException failure) {
+            outcomeUnknown = true;
+        }
+    }
+
+    /**
+     * The hold a hand-off notice gave, if enough of its claim is left to trust it without asking the store: the
+     * notice says when (on the store's clock) the lock was handed over, and the last try says which local moment
+     * that clock's reading follows, so the deadline errs on the early side even if the notice was read late (a
+     * paused waiter). A notice of a hand-off older than the last try is stale: that try saw the lock later and did
+     * not find it this token's. Otherwise the next try asks the store, which confirms the hold only if it is still
+     * this token's. The hold's claim is confirmed (extended to the full lease) a third into it, so a short hold
+     * ends before it costs a call.
+     */
+    Hold noticeHold() {
+        Grant notice = grant;
+        if (notice == null || !store.trustsNotices() || notice.serverTimeMillis() < lastServerMillis) {
+            return null;
+        }
+        long validUntil = HoldClock.noticeValidUntil(lastSentNanos, notice.serverTimeMillis() - lastServerMillis,
+                notice.leaseMillis());
+        long now = System.nanoTime();
+        if (!HoldClock.trustsNotice(validUntil, notice.leaseMillis(), now)) {
+            return null;
+        }
+        mayHoldSomething = false;
+        return request.hold(token, notice.fencingToken(), validUntil, HoldClock.confirmationDue(now, validUntil),
+                true);
+    }
+
+    /**
+     * Leaves nothing behind: stops hearing notices and leaves the queue entry, and the lock if it was taken or
+     * handed over. At once while the store answers, so the next release does not hand the lock to this token; in
+     * the background if a command got no reply (the store may not answer now, and the command may still run) or
+     * the caller's wait is over ({@code late}).
+     */
+    void close(boolean late) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (subscription != null) {
+            subscription.close();
+        }
+        if (!mayHoldSomething) {
+            return;
+        }
+        if (!outcomeUnknown && !late) {
+            try {
+                StoreLockRegistry.uninterrupted(() -> {
+                    store.abandon(request.name(), token);
+                    return null;
+                });
+                return;
+            } catch (RuntimeException failure) {
+                outcomeUnknown = true;
+            }
+        }
+        registry.cleanup().abandon(request.name(), token, request.leaseMillis(), outcomeUnknown);
+    }
+
+    /**
+     * The hold a reply to a command sent at {@code sentNanos} gave, if enough of its lease is left to count
+     * ({@link HoldClock#validEnough}); if not, the token keeps what it may hold, so that it is abandoned on close.
+     */
+    private Hold counted(long fencingToken, long sentNanos) {
+        long lease = request.leaseMillis();
+        long validUntil = HoldClock.validUntil(sentNanos, lease);
+        if (!HoldClock.validEnough(validUntil, lease, System.nanoTime())) {
+            return null;
+        }
+        mayHoldSomething = false;
+        return request.hold(token, fencingToken, validUntil, sentNanos + HoldClock.renewalPeriodNanos(lease),
+                false);
+    }
+}

@@ -1,0 +1,135 @@
+package dev.distlock.core.support;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where the steps of an {@link Acquisition} run: one at a time, in the order they were submitted, never inline
+ * in {@code execute}. A blocking caller runs them on its own thread while it waits ({@link CallerSteps}): its
+ * store calls are made by the thread that asked, as with any blocking client, and an interrupt reaches them. A
+ * non-blocking caller's steps run on a background executor ({@link Serial}), costing a thread only while one
+ * runs.
+ */
+final class StepRunners {
+
+    private static final Logger log = LoggerFactory.getLogger(StepRunners.class);
+
+    private StepRunners() {
+    }
+
+    /** Runs steps one after the other on a shared executor. */
+    static final class Serial implements Executor {
+
+        private final Executor pool;
+        private final ArrayDeque<Runnable> steps = new ArrayDeque<>();
+        private boolean running;
+
+        Serial(Executor pool) {
+            this.pool = pool;
+        }
+
+        @Override
+        public void execute(Runnable step) {
+            synchronized (this) {
+                steps.add(step);
+                if (running) {
+                    return;
+                }
+                running = true;
+            }
+            try {
+                pool.execute(this::drain);
+            } catch (RejectedExecutionException closed) {
+                drain(); // the registry closed: the steps run here, to find it closed and end their acquisition
+            }
+        }
+
+        private void drain() {
+            while (true) {
+                Runnable step;
+                synchronized (this) {
+                    step = steps.poll();
+                    if (step == null) {
+                        running = false;
+                        return;
+                    }
+                }
+                runSafely(step);
+            }
+        }
+    }
+
+    /**
+     * Runs steps on the thread blocked in {@link #await} while it waits; steps submitted after it stopped waiting
+     * (clean-up behind a finished acquisition) run on a {@link Serial} executor instead.
+     */
+    static final class CallerSteps implements Executor {
+
+        private final LinkedBlockingQueue<Runnable> steps = new LinkedBlockingQueue<>();
+        private final Executor afterwards;
+        private boolean left;
+
+        CallerSteps(Executor pool) {
+            this.afterwards = new Serial(pool);
+        }
+
+        @Override
+        public void execute(Runnable step) {
+            synchronized (this) {
+                if (!left) {
+                    steps.add(step);
+                    return;
+                }
+            }
+            afterwards.execute(step);
+        }
+
+        /**
+         * Runs steps on this thread until {@code done} says the acquisition finished. An interrupt while no step
+         * runs goes to {@code onInterrupt} (which decides whether it ends the acquisition) and is then cleared.
+         */
+        void await(Done done, Consumer<InterruptedException> onInterrupt) {
+            try {
+                while (!done.isDone()) {
+                    Runnable step;
+                    try {
+                        step = steps.take();
+                    } catch (InterruptedException interrupt) {
+                        onInterrupt.accept(interrupt);
+                        continue;
+                    }
+                    step.run();
+                }
+            } finally {
+                List<Runnable> rest = new ArrayList<>();
+                synchronized (this) {
+                    left = true;
+                    steps.drainTo(rest);
+                }
+                rest.forEach(afterwards::execute);
+            }
+        }
+    }
+
+    /** Whether the awaited work finished. */
+    @FunctionalInterface
+    interface Done {
+
+        boolean isDone();
+    }
+
+    private static void runSafely(Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException | Error failure) {
+            log.warn("A step of a lock acquisition failed unexpectedly", failure);
+        }
+    }
+}
