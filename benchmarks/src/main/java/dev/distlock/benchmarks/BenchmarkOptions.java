@@ -26,12 +26,13 @@ import java.util.Set;
  * @param threads threads of scenarios 2 and 3
  * @param roundTripOperations lock+unlock pairs watched with MONITOR per contender
  * @param memoryNames distinct names of the memory check (checkpoints at a tenth and at all of them)
+ * @param asyncWaiters non-blocking waiters on one name in the async check (a twentieth of them on distinct names)
  * @param jmhQuick JMH in this JVM for a few hundred milliseconds: proves it runs, measures nothing
  * @param report where the Markdown report is written
  */
 public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<String> contenders,
         List<String> topologies, Duration measurement, Duration warmup, boolean warmupPass, int rounds, int threads,
-        int roundTripOperations, long memoryNames, boolean jmhQuick, Path report) {
+        int roundTripOperations, long memoryNames, int asyncWaiters, boolean jmhQuick, Path report) {
 
     /** The parts of a run. */
     public enum Part {
@@ -43,13 +44,15 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         MEMORY,
         /** JMH: the annotation layer. */
         JMH,
+        /** Non-blocking callers: thousands of waiters on one name, hundreds at once on distinct names. */
+        ASYNC,
         /** distlock's scenarios on one server, a cluster, a primary with replica acknowledgement and Redlock. */
         TOPOLOGIES
     }
 
     static final String USAGE = """
             Options (defaults in brackets):
-              --parts scenarios,roundtrips,memory,jmh,topologies   parts to run [all]
+              --parts scenarios,roundtrips,memory,jmh,async,topologies   parts to run [all]
               --skip jmh,memory                         parts not to run [none]
               --scenarios 1,2,3,4                       scenarios [all]
               --contenders distlock,redisson,si-spin,si-pubsub,floor   contenders, run in this order [these]
@@ -62,6 +65,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
               --threads 8                               threads of scenarios 2 and 3 [8]
               --roundtrip-ops 1000                      lock+unlock pairs watched with MONITOR [1000]
               --memory-names 1000000                    distinct names of the memory check [1000000]
+              --async-waiters 10000                     non-blocking waiters on one name (a twentieth on distinct names) [10000]
               --jmh-quick                               JMH in-process for a few hundred ms (smoke test)
               --report FILE                             where the Markdown report goes [benchmarks/target/benchmark-report.md]
             """;
@@ -88,6 +92,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         int threads = 8;
         int roundTripOperations = 1000;
         long memoryNames = 1_000_000;
+        int asyncWaiters = 10_000;
         boolean jmhQuick = false;
         Path report = defaultReport();
         for (int i = 0; i < args.length; i++) {
@@ -118,6 +123,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
                 case "--threads" -> threads = positive(option, value);
                 case "--roundtrip-ops" -> roundTripOperations = positive(option, value);
                 case "--memory-names" -> memoryNames = positive(option, value);
+                case "--async-waiters" -> asyncWaiters = positive(option, value);
                 case "--report" -> report = Path.of(value);
                 default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
             }
@@ -127,7 +133,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
             warmup = Duration.ofMillis(Math.max(100, Math.min(1000, fifth)));
         }
         return new BenchmarkOptions(Set.copyOf(parts), scenarios, contenders, topologies, measurement, warmup,
-                warmupPass, rounds, threads, roundTripOperations, memoryNames, jmhQuick, report);
+                warmupPass, rounds, threads, roundTripOperations, memoryNames, asyncWaiters, jmhQuick, report);
     }
 
     /** {@code benchmark-report.md} in the module's {@code target} directory, wherever the command runs from. */

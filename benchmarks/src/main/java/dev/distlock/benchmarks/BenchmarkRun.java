@@ -4,6 +4,8 @@ import dev.distlock.benchmarks.BenchmarkOptions.Part;
 import dev.distlock.benchmarks.contenders.Contender;
 import dev.distlock.benchmarks.contenders.Contenders;
 import dev.distlock.benchmarks.contenders.RedisAddress;
+import dev.distlock.benchmarks.async.AsyncResult;
+import dev.distlock.benchmarks.async.AsyncWaitersCheck;
 import dev.distlock.benchmarks.jmh.JmhResult;
 import dev.distlock.benchmarks.jmh.JmhRunner;
 import dev.distlock.benchmarks.memory.MemoryCheck;
@@ -32,6 +34,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -41,6 +45,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 public final class BenchmarkRun {
 
     private static final int MEMORY_THREADS = 4;
+    private static final int ASYNC_DISTINCT_ROUNDS = 20;
+    /** The distinct-names measurement alternates floor and distlock this many times. */
+    private static final int ASYNC_ROUNDS = 3;
 
     private final BenchmarkOptions options;
     private final PrintStream progress;
@@ -72,10 +79,11 @@ public final class BenchmarkRun {
                     ? roundTrips(contenders, server, control, stats) : List.of();
             List<MemoryResult> memory = options.runs(Part.MEMORY) ? memory(address, stats) : List.of();
             List<JmhResult> jmh = options.runs(Part.JMH) ? jmh() : List.of();
+            List<AsyncResult> async = options.runs(Part.ASYNC) ? async(address, stats) : List.of();
             Map<String, String> topologyDescriptions = new LinkedHashMap<>();
             List<Measurement> topologies = options.runs(Part.TOPOLOGIES) ? topologies(topologyDescriptions) : List.of();
             return new BenchmarkResults(options, LocalDate.now(), machine, descriptions, measurements, roundTrips,
-                    memory, jmh, topologyDescriptions, topologies, MachineInfo.loadAverage());
+                    memory, jmh, async, topologyDescriptions, topologies, MachineInfo.loadAverage());
         }
     }
 
@@ -171,6 +179,38 @@ public final class BenchmarkRun {
             stats.flushAll();
         }
         return results;
+    }
+
+    private List<AsyncResult> async(RedisAddress address, RedisStats stats) throws Exception {
+        int waiters = options.asyncWaiters();
+        int distinct = Math.max(1, waiters / 20);
+        say("non-blocking callers: %,d waiters on one name, %d at once on distinct names", waiters, distinct);
+        AsyncWaitersCheck check = new AsyncWaitersCheck();
+        List<AsyncResult> results = new ArrayList<>();
+        LettuceConnectionFactory holders = address.newConnectionFactory();
+        LettuceConnectionFactory waiting = address.newConnectionFactory();
+        RedisClient floor = RedisClient.create(RedisURI.create(address.host(), address.port()));
+        try (RedisLockRegistry holding = RedisLockRegistry.builder(holders).keyPrefix("bench-async").build();
+                RedisLockRegistry registry = RedisLockRegistry.builder(waiting).keyPrefix("bench-async").build()) {
+            results.add(report(check.oneName(holding, registry, waiters)));
+            for (int round = 0; round < ASYNC_ROUNDS; round++) {
+                results.add(report(check.floorDistinctNames(floor, distinct, ASYNC_DISTINCT_ROUNDS)));
+                results.add(report(check.distinctNames(registry, distinct, ASYNC_DISTINCT_ROUNDS)));
+            }
+        } finally {
+            floor.shutdown();
+            holders.destroy();
+            waiting.destroy();
+            stats.flushAll();
+        }
+        return results;
+    }
+
+    private AsyncResult report(AsyncResult result) {
+        say("async, %s: %,.0f calls/s, threads %d idle, %d at most%s", result.what(), result.callsPerSecond(),
+                result.threadsIdle(), result.threadsPeak(), result.inArrivalOrder() == null ? ""
+                        : result.inArrivalOrder() ? ", in arrival order" : ", OUT OF ORDER");
+        return result;
     }
 
     private MemoryResult report(MemoryResult result) {

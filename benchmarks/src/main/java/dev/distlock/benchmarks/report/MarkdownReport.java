@@ -3,6 +3,7 @@ package dev.distlock.benchmarks.report;
 import dev.distlock.benchmarks.BenchmarkOptions;
 import dev.distlock.benchmarks.BenchmarkResults;
 import dev.distlock.benchmarks.jmh.JmhResult;
+import dev.distlock.benchmarks.async.AsyncResult;
 import dev.distlock.benchmarks.memory.MemoryResult;
 import dev.distlock.benchmarks.memory.MemoryResult.Checkpoint;
 import dev.distlock.benchmarks.redis.RoundTrips;
@@ -42,6 +43,7 @@ public final class MarkdownReport {
         roundTrips();
         jmh();
         memory();
+        async();
         topologies();
         return out.toString();
     }
@@ -234,6 +236,28 @@ public final class MarkdownReport {
             line("| " + r.registry() + " | " + points + " | " + Format.number(r.bytesPerName(), 2) + " B | "
                     + (r.flat() ? "flat" : "**grows**") + " | " + growth + " | " + Format.number(r.seconds(), 0)
                     + " s |");
+        }
+        line();
+    }
+
+    private void async() {
+        List<AsyncResult> async = results.async();
+        if (async.isEmpty()) {
+            return;
+        }
+        line("### Non-blocking callers");
+        line();
+        line("`lockAsync()`/`tryLockAsync()` with `unlockAsync()` on the Redis registry; the floor makes the same "
+                + "calls on Lettuce's async API directly (`SET NX PX`, compare-and-delete script, one connection). "
+                + "Threads: the JVM's live threads before the calls and the most seen while they ran (sampled every "
+                + "millisecond).");
+        line();
+        line("| what | calls | calls/s | threads idle → peak | arrival order |");
+        line("| --- | ---: | ---: | ---: | --- |");
+        for (AsyncResult r : async) {
+            line("| " + r.what() + " | " + Format.number(r.calls(), 0) + " | " + Format.number(r.callsPerSecond(), 0)
+                    + " | " + r.threadsIdle() + " → " + r.threadsPeak() + " | "
+                    + (r.inArrivalOrder() == null ? "" : r.inArrivalOrder() ? "yes" : "**no**") + " |");
         }
         line();
     }

@@ -1,0 +1,19 @@
+package dev.distlock.benchmarks.async;
+
+/**
+ * One measurement of non-blocking callers.
+ *
+ * @param what what ran: whose calls, how many, on which names
+ * @param calls lock+unlock pairs completed
+ * @param seconds from the first call to the last unlock
+ * @param threadsIdle the JVM's live threads before the calls (the sampler's own included)
+ * @param threadsPeak the most live threads seen while they ran
+ * @param inArrivalOrder whether the holds came in the order the calls were made (on one name), or {@code null}
+ */
+public record AsyncResult(String what, int calls, double seconds, int threadsIdle, int threadsPeak,
+        Boolean inArrivalOrder) {
+
+    public double callsPerSecond() {
+        return calls / seconds;
+    }
+}

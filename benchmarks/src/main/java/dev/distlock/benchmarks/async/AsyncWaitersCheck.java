@@ -1,0 +1,151 @@
+package dev.distlock.benchmarks.async;
+
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockRegistry;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
+
+/**
+ * Non-blocking callers at scale: thousands of waiters on one name (they must get the lock in arrival order with
+ * the JVM's thread count flat), and hundreds of calls on distinct names at once, next to the same calls written
+ * directly on Lettuce's async API (the floor: {@code SET NX PX}, then a compare-and-delete script).
+ */
+public final class AsyncWaitersCheck {
+
+    private static final long WAIT_SECONDS = 120;
+    private static final String RELEASE = """
+            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              return redis.call('DEL', KEYS[1])
+            end
+            return 0""";
+
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+
+    /**
+     * {@code count} {@code lockAsync()} calls on one name of {@code waiters}, made while another registry holds it;
+     * each hold is released as soon as it arrives.
+     */
+    public AsyncResult oneName(LockRegistry holders, LockRegistry waiters, int count) throws Exception {
+        FencedLock holder = holders.obtain("async-one");
+        FencedLock lock = waiters.obtain("async-one");
+        holder.lock();
+        List<Integer> order = new CopyOnWriteArrayList<>();
+        try (ThreadSampler sampler = new ThreadSampler()) {
+            long start = System.nanoTime();
+            List<CompletableFuture<Void>> done = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                int arrival = i;
+                done.add(lock.lockAsync().thenCompose(held -> {
+                    order.add(arrival);
+                    return held.unlockAsync();
+                }).toCompletableFuture());
+            }
+            holder.unlock();
+            await(done);
+            boolean inOrder = order.size() == count;
+            for (int i = 1; inOrder && i < count; i++) {
+                inOrder = order.get(i) > order.get(i - 1);
+            }
+            return new AsyncResult("distlock: " + String.format("%,d", count) + " lockAsync() on one name", count,
+                    seconds(start), sampler.idle, sampler.peak(), inOrder);
+        }
+    }
+
+    /** {@code count} {@code tryLockAsync(0)} + {@code unlockAsync()} at once, on as many names, {@code rounds} times. */
+    public AsyncResult distinctNames(LockRegistry registry, int count, int rounds) throws Exception {
+        return distinct("distlock", count, rounds, i -> {
+            FencedLock lock = registry.obtain("async-distinct:" + i);
+            return lock.tryLockAsync(Duration.ZERO).thenCompose(held -> held.unlockAsync());
+        });
+    }
+
+    /** The same calls as {@link #distinctNames}, on Lettuce's async API directly: one connection, pipelined. */
+    public AsyncResult floorDistinctNames(RedisClient client, int count, int rounds) throws Exception {
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            RedisAsyncCommands<String, String> redis = connection.async();
+            String sha = redis.scriptLoad(RELEASE).get(10, TimeUnit.SECONDS);
+            AtomicInteger tokens = new AtomicInteger();
+            SetArgs nx = SetArgs.Builder.nx().px(30_000);
+            return distinct("floor (Lettuce async)", count, rounds, i -> {
+                String key = "async-floor:" + i;
+                String token = "t" + tokens.incrementAndGet();
+                return redis.set(key, token, nx).thenCompose(ok -> redis.<Long>evalsha(sha, ScriptOutputType.INTEGER,
+                        new String[] {key}, token)).thenApply(released -> null);
+            });
+        }
+    }
+
+    private AsyncResult distinct(String who, int count, int rounds, IntFunction<CompletionStage<?>> call)
+            throws Exception {
+        for (int i = 0; i < count; i++) { // warm-up
+            call.apply(i).toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+        }
+        try (ThreadSampler sampler = new ThreadSampler()) {
+            long start = System.nanoTime();
+            for (int round = 0; round < rounds; round++) {
+                List<CompletableFuture<?>> done = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    done.add(call.apply(i).toCompletableFuture());
+                }
+                await(done);
+            }
+            return new AsyncResult(who + ": " + count + " at once on distinct names, " + rounds + " rounds",
+                    count * rounds, seconds(start), sampler.idle, sampler.peak(), null);
+        }
+    }
+
+    private static void await(List<? extends CompletableFuture<?>> done) throws Exception {
+        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    private static double seconds(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    /** Samples the JVM's live thread count every millisecond while open. */
+    private final class ThreadSampler implements AutoCloseable {
+
+        private final Thread sampler;
+        final int idle;
+        private volatile int peak;
+        private volatile boolean running = true;
+
+        ThreadSampler() {
+            sampler = new Thread(() -> {
+                while (running) {
+                    peak = Math.max(peak, threads.getThreadCount());
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                }
+            }, "async-check-sampler");
+            sampler.setDaemon(true);
+            sampler.start();
+            idle = threads.getThreadCount();
+            peak = idle;
+        }
+
+        int peak() {
+            return Math.max(peak, threads.getThreadCount());
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running = false;
+            sampler.join(1000);
+        }
+    }
+}
