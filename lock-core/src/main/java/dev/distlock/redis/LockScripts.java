@@ -95,15 +95,16 @@ final class LockScripts {
                 }
             }
         }
+    }
 
-        private static boolean isNoScript(Throwable error) {
-            for (Throwable cause = error; cause != null; cause = cause.getCause()) {
-                if (cause.getMessage() != null && cause.getMessage().contains("NOSCRIPT")) {
-                    return true;
-                }
+    /** Whether Redis answered {@code NOSCRIPT}: the script is not cached there (yet), send its text. */
+    static boolean isNoScript(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause.getMessage() != null && cause.getMessage().contains("NOSCRIPT")) {
+                return true;
             }
-            return false;
         }
+        return false;
     }
 
     /**

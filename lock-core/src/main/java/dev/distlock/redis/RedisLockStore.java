@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -38,6 +39,8 @@ final class RedisLockStore implements LockStore {
     private final AtomicBoolean publishRefusalReported = new AtomicBoolean();
     private final ReplicaAcks acks;
     private final PipelineConnections acknowledged;
+    /** Lettuce's asynchronous API, when the factory shares one connection; else {@code null}. */
+    private final AsyncScripts async;
 
     RedisLockStore(RedisConnectionFactory redis, RedisKeys keys, GrantInbox inbox, long fenceRetentionMillis) {
         this(redis, keys, inbox, fenceRetentionMillis, ReplicaAcks.NONE);
@@ -52,14 +55,29 @@ final class RedisLockStore implements LockStore {
         this.inboxChannel = bytes(inbox.channel());
         this.acks = acks;
         this.acknowledged = new PipelineConnections(redis);
+        this.async = AsyncScripts.of(redis);
     }
 
     @Override
     public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
-        byte[][] keysAndArgs = lockKeys(name, bytes(token), bytes(Long.toString(leaseMillis)), fenceRetentionMillis,
-                queue ? QUEUE : NO_QUEUE, bytes(Long.toString(waiterTimeoutMillis)), inboxChannel);
-        return acquired(LockScripts.ACQUIRE, name, token, keysAndArgs);
+        return acquired(LockScripts.ACQUIRE, name, token, acquireKeys(name, token, leaseMillis, queue,
+                waiterTimeoutMillis));
+    }
+
+    /**
+     * On a Lettuce factory that shares its connection (the default), sent on Lettuce's asynchronous API: no thread
+     * waits for the reply. With replica acknowledgement on, or on Jedis or a pooled factory, the script runs on the
+     * calling thread.
+     */
+    @Override
+    public CompletionStage<AcquireResult> tryAcquireAsync(String name, String token, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        if (async == null || acks.enabled()) {
+            return LockStore.super.tryAcquireAsync(name, token, leaseMillis, queue, waiterTimeoutMillis);
+        }
+        return async.<List<?>>run(LockScripts.ACQUIRE, 4, acquireKeys(name, token, leaseMillis, queue,
+                waiterTimeoutMillis)).thenApply(RedisLockStore::acquireResult);
     }
 
     @Override
@@ -97,6 +115,16 @@ final class RedisLockStore implements LockStore {
     @Override
     public boolean release(String name, String token) {
         return released(LockScripts.RELEASE.run(redis, 5, releaseKeys(name, bytes(token), fenceRetentionMillis)));
+    }
+
+    /** Like {@link #tryAcquireAsync}: on Lettuce's asynchronous API when the factory shares its connection. */
+    @Override
+    public CompletionStage<Boolean> releaseAsync(String name, String token) {
+        if (async == null || acks.enabled()) {
+            return LockStore.super.releaseAsync(name, token);
+        }
+        return async.<List<?>>run(LockScripts.RELEASE, 5, releaseKeys(name, bytes(token), fenceRetentionMillis))
+                .thenApply(this::released);
     }
 
     @Override
@@ -240,6 +268,12 @@ final class RedisLockStore implements LockStore {
     public void close() {
         inbox.close();
         acknowledged.close();
+    }
+
+    /** The keys and arguments of the acquire script. */
+    private byte[][] acquireKeys(String name, String token, long leaseMillis, boolean queue, long waiterTimeoutMillis) {
+        return lockKeys(name, bytes(token), bytes(Long.toString(leaseMillis)), fenceRetentionMillis,
+                queue ? QUEUE : NO_QUEUE, bytes(Long.toString(waiterTimeoutMillis)), inboxChannel);
     }
 
     /** The lock, fence, queue and waiters keys of lock {@code name}, followed by {@code args}. */

@@ -4,6 +4,7 @@ import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -34,6 +35,7 @@ final class Acquisition {
     private final long startNanos = System.nanoTime();
     private final long waitNanos;
     private final boolean waits;
+    private final boolean async;
     private final Executor steps;
     private final CompletableFuture<Hold> result = new CompletableFuture<>();
     private final TransientRetries retries;
@@ -47,6 +49,9 @@ final class Acquisition {
     private boolean sleeping;
     private ScheduledFuture<?> wakeUp;
     private ScheduledFuture<?> deadline;
+    /** Whether a try was sent and its answer has not come yet; whether a notice came meanwhile. */
+    private boolean inFlight;
+    private boolean noticeMissed;
     /** Whether the last answer came after the wait: the attempt is cleaned up in the background. */
     private boolean late;
     /** Whether a try found the name held: transient errors after it end the call as a timeout, not an error. */
@@ -59,9 +64,11 @@ final class Acquisition {
     /**
      * @param waitNanos how long to wait; 0 for one try, {@link Long#MAX_VALUE} for no limit
      * @param interruptible whether an interrupt of the thread running the steps ends the call
+     * @param async whether tries are sent without blocking the step's thread (for non-blocking callers); else
+     *        each is answered within its step
      */
     Acquisition(StoreLockRegistry registry, LockRequest request, long waitNanos, boolean interruptible,
-            Executor steps) {
+            boolean async, Executor steps) {
         this.registry = registry;
         this.store = registry.store();
         this.request = request;
@@ -69,6 +76,7 @@ final class Acquisition {
         this.waitNanos = Math.max(0, waitNanos);
         this.waits = this.waitNanos > 0;
         this.interruptible = interruptible;
+        this.async = async;
         this.steps = steps;
         this.retries = new TransientRetries(error -> registry.listeners().acquireRetrying(failure(error)));
     }
@@ -149,23 +157,53 @@ final class Acquisition {
 
     private void newAttempt() throws InterruptedException {
         registry.checkOpen(name);
-        attempt = new Attempt(registry, request, registry.newToken(), waits ? () -> submit(this::wakeIfSleeping) : null);
+        attempt = new Attempt(registry, request, registry.newToken(), waits ? this::noticeArrived : null);
         if (waits) {
             registry.waiting(this);
         }
-        AcquireResult answer = tryOnce(waits);
-        if (!answer.acquired() && waits && !store.listening() && remainingNanos() > 0) {
+        tryStore(waits);
+    }
+
+    /** A hand-off notice: wakes a sleeping attempt now, or one whose try is in flight once it is answered. */
+    private void noticeArrived() {
+        submit(() -> {
+            if (inFlight) {
+                noticeMissed = true;
+            } else {
+                wakeIfSleeping();
+            }
+        });
+    }
+
+    /** One try: answered within this step, or (non-blocking) sent, with its answer handled by a later step. */
+    private void tryStore(boolean queue) throws InterruptedException {
+        if (!async) {
+            handle(tryOnce(queue));
+            return;
+        }
+        Attempt current = attempt;
+        long sent = current.sending();
+        inFlight = true;
+        current.sendAsync(queue).whenComplete((answer, failure) -> submit(() -> {
+            inFlight = false;
+            if (failure != null) {
+                current.noAnswer();
+                throw classified(failure instanceof CompletionException wrapped && wrapped.getCause() != null
+                        ? wrapped.getCause() : failure);
+            }
+            handle(answered(current.received(sent, answer, queue)));
+        }));
+    }
+
+    /** What an answered try means: the hold, the end of the wait, or a wait for a notice or the next poll. */
+    private void handle(AcquireResult answer) throws InterruptedException {
+        if (!answer.acquired() && waits && attempt.answers() == 1 && !store.listening() && remainingNanos() > 0) {
             // a hand-off before the registry hears them would go unnoticed until the next poll: ask again once they
             // are heard, or after a poll interval
             sleep(Math.min(remainingNanos(), TimeUnit.MILLISECONDS.toNanos(registry.maxPollMillis())));
             store.listen().whenComplete((heard, error) -> submit(this::wakeIfSleeping));
             return;
         }
-        handle(answer);
-    }
-
-    /** What an answered try means: the hold, the end of the wait, or a wait for a notice or the next poll. */
-    private void handle(AcquireResult answer) {
         if (answer.acquired()) {
             Hold hold = attempt.acquired();
             if (hold == null && remainingNanos() > 0) {
@@ -191,6 +229,10 @@ final class Acquisition {
         }
         armDeadline();
         sleep(Math.min(remaining, HoldClock.pollPauseNanos(registry.maxPollMillis(), answer.holderLeaseMillis())));
+        if (noticeMissed) {
+            noticeMissed = false;
+            wakeIfSleeping();
+        }
     }
 
     private void sleep(long nanos) {
@@ -215,7 +257,11 @@ final class Acquisition {
             finish(handedOver, null);
             return;
         }
-        handle(!registry.isClosed() && remainingNanos() > 0 ? tryOnce(true) : attempt.last());
+        if (!registry.isClosed() && remainingNanos() > 0) {
+            tryStore(true);
+        } else {
+            handle(attempt.last());
+        }
     }
 
     /** A transient error, an interrupt that broke a command of lock(), or a reply too late: go on with a new token. */
@@ -256,7 +302,10 @@ final class Acquisition {
         if (deadline != null) {
             deadline.cancel(false);
         }
-        endAttempt(late);
+        if (inFlight) {
+            attempt.noAnswer(); // its answer may still come (and the command run): clean up behind it
+        }
+        endAttempt(late || inFlight);
         NameGate gate = request.state().gate;
         if (!hasGate && gateEntry != null && !gate.withdraw(gateEntry)) {
             gateEntry.thenRun(gate::leave); // let in just as the call ended: the gate goes on to the next
@@ -291,7 +340,7 @@ final class Acquisition {
         }
     }
 
-    /** One try, with the interrupt flag cleared: a failure becomes a retry, the end of the wait, or an error. */
+    /** One try answered on this thread, with the interrupt flag cleared. */
     private AcquireResult tryOnce(boolean queue) throws InterruptedException {
         if (Thread.interrupted()) {
             if (interruptible) {
@@ -303,27 +352,40 @@ final class Acquisition {
         try {
             answer = attempt.tryOnce(queue);
         } catch (RuntimeException failure) {
-            if (Thread.interrupted() || causedByInterrupt(failure)) {
-                if (interruptible) {
-                    InterruptedException interrupt = new InterruptedException("Interrupted while acquiring lock '"
-                            + name + "'; the try in flight is cleaned up in the background");
-                    interrupt.initCause(failure);
-                    throw interrupt;
-                }
-                interrupted = true;
-                throw Restart.INSTANCE;
-            }
-            if (store.isTransient(failure)) {
-                retries.failed(failure);
-                if (retries.retryWithin(remainingNanos())) {
-                    throw Restart.INSTANCE;
-                }
-                if (sawHeld) {
-                    throw OutOfTime.INSTANCE; // the name was held when the store last answered: a busy lock's timeout
-                }
-            }
-            throw new LockBackendException(name, "acquire", failure);
+            throw classified(failure);
         }
+        return answered(answer);
+    }
+
+    /**
+     * What a try's failure means, to be thrown: a retry, the end of the wait or an error; an interrupt of an
+     * interruptible call is thrown here.
+     */
+    private RuntimeException classified(Throwable failure) throws InterruptedException {
+        if (Thread.interrupted() || causedByInterrupt(failure)) {
+            if (interruptible) {
+                InterruptedException interrupt = new InterruptedException("Interrupted while acquiring lock '" + name
+                        + "'; the try in flight is cleaned up in the background");
+                interrupt.initCause(failure);
+                throw interrupt;
+            }
+            interrupted = true;
+            return Restart.INSTANCE;
+        }
+        if (failure instanceof RuntimeException runtime && store.isTransient(runtime)) {
+            retries.failed(runtime);
+            if (retries.retryWithin(remainingNanos())) {
+                return Restart.INSTANCE;
+            }
+            if (sawHeld) {
+                return OutOfTime.INSTANCE; // the name was held when the store last answered: a busy lock's timeout
+            }
+        }
+        return new LockBackendException(name, "acquire", failure);
+    }
+
+    /** An answer, counted: the error streak ends, and an interrupt that raced with a taken lock gives it back. */
+    private AcquireResult answered(AcquireResult answer) throws InterruptedException {
         retries.answered();
         sawHeld |= !answer.acquired();
         if (answer.acquired() && interruptible && Thread.interrupted()) {

@@ -1,5 +1,6 @@
 package dev.distlock.core.support;
 
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 /**
@@ -22,6 +23,7 @@ final class Attempt implements Consumer<Grant> {
     private long lastServerMillis;
     private long answeredNanos;
     private AcquireResult last;
+    private int answers;
     /** Whether the token may hold the lock or a queue entry in the store that no hold owns. */
     private boolean mayHoldSomething;
     /** Whether a command of the token got no reply: it may still run. */
@@ -48,29 +50,57 @@ final class Attempt implements Consumer<Grant> {
     }
 
     /**
-     * One atomic try. A failure is rethrown as the store reported it: the command may have run.
+     * One atomic try, answered on this thread. A failure is rethrown as the store reported it: the command may have
+     * run.
      *
      * @param queue whether the token queues (or refreshes its entry) if the lock is busy
      */
     AcquireResult tryOnce(boolean queue) {
-        mayHoldSomething = true;
-        long sent = System.nanoTime();
+        long sent = sending();
         AcquireResult answer;
         try {
             answer = store.tryAcquire(request.name(), token, request.leaseMillis(), queue,
                     registry.waiterTimeoutMillis());
         } catch (RuntimeException failure) {
-            outcomeUnknown = true;
+            noAnswer();
             throw failure;
         }
-        lastSentNanos = sent;
+        return received(sent, answer, queue);
+    }
+
+    /** A try is about to go out: from now on the token may hold something. Returns the moment it is sent. */
+    long sending() {
+        mayHoldSomething = true;
+        return System.nanoTime();
+    }
+
+    /** Sends a try without waiting for it: the caller hands the answer to {@link #received} or {@link #noAnswer}. */
+    CompletionStage<AcquireResult> sendAsync(boolean queue) {
+        return store.tryAcquireAsync(request.name(), token, request.leaseMillis(), queue,
+                registry.waiterTimeoutMillis());
+    }
+
+    /** The answer to a try sent at {@code sentNanos}, recorded. */
+    AcquireResult received(long sentNanos, AcquireResult answer, boolean queue) {
+        lastSentNanos = sentNanos;
         answeredNanos = System.nanoTime();
         lastServerMillis = answer.serverTimeMillis();
         last = answer;
+        answers++;
         if (!answer.acquired() && !queue) {
             mayHoldSomething = false;
         }
         return answer;
+    }
+
+    /** A command of the token got no answer: it may still run, so its clean-up waits for a while longer. */
+    void noAnswer() {
+        outcomeUnknown = true;
+    }
+
+    /** How many tries were answered. */
+    int answers() {
+        return answers;
     }
 
     /** The last answer. */
@@ -158,7 +188,7 @@ final class Attempt implements Consumer<Grant> {
         }
         if (!outcomeUnknown && !late) {
             try {
-                StoreLockRegistry.uninterrupted(() -> {
+                StoreCalls.uninterrupted(() -> {
                     store.abandon(request.name(), token);
                     return null;
                 });

@@ -6,15 +6,28 @@ import java.time.Instant;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongFunction;
 
 /**
- * One acquisition in the backend and everything this process knows of it: its token and fencing token, who
- * owns it here, until when it may be trusted, and whether it is held, lost or ended.
+ * One acquisition in the backend and everything this process knows of it, as a state machine: its token and
+ * fencing token, who owns it here, until when it may be trusted, and its phase.
  *
- * <p>Questions about the hold ({@link #isHeld()}, the count, the fencing token) read this state and never
- * wait for the backend; no monitor is held across a backend call. The phase moves once, from held to lost
- * or ended, so a loss is reported once and never after the owner released. The hold owns its name's local
- * gate until it ends or is lost, and gives it back exactly once.
+ * <pre>
+ *            markLost()                         end()
+ *   LOST  &lt;------------  HELD (deadline, lease)  -----------&gt;  ENDED
+ *                        |  ^ leaseSet / leaseMaybeSet (extend)
+ *                        |  | renewalConfirmed / renewalFailed (watchdog)
+ *                        +--+
+ * </pre>
+ *
+ * <p>The phase moves once, from held to lost or ended (one compare-and-set each, which says whether it
+ * happened), so a hold has exactly one end: a loss is reported once and never after the owner released. While
+ * held, every change of the lease is one synchronized step here: the deadline, the lease renewals restore, the
+ * epoch that makes a renewal sent before an {@code extend} stale, whether a hand-off's claim still needs
+ * confirming, and when the watchdog looks next ({@link #look}). The time rules behind them are
+ * {@link HoldClock}'s. Questions about the hold ({@link #isHeld()}, the count, the fencing token) read this
+ * state and never wait for the backend; no monitor is held across a backend call. The hold owns its name's
+ * local gate until it ends or is lost, and gives it back exactly once.
  */
 final class Hold {
 
@@ -44,15 +57,16 @@ final class Hold {
     /** The lease renewals restore; {@code extend} changes it. */
     private volatile long leaseMillis;
 
-    // the watchdog's bookkeeping, guarded by this
+    // the renewal bookkeeping, guarded by this
     /** Counts lease changes by {@code extend}, so a renewal sent before one cannot move the deadline. */
-    int leaseEpoch;
-    long nextRenewalNanos;
-    boolean renewing;
+    private int leaseEpoch;
+    private long nextRenewalNanos;
+    private boolean renewing;
     /** A hand-off gave only a claim lease: the full lease must be confirmed at once. */
-    boolean confirmPending;
-    int failedRenewals;
-    ScheduledFuture<?> tick;
+    private boolean confirmPending;
+    private int failedRenewals;
+    /** The watchdog's next look at this hold. */
+    private ScheduledFuture<?> tick;
 
     /**
      * @param validUntilNanos the local deadline of the lease the backend set
@@ -96,8 +110,76 @@ final class Hold {
     }
 
     /** Whether the watchdog must send renewals: for a renewed lease, or to confirm a hand-off. */
-    boolean wantsRenewal() {
+    private boolean wantsRenewal() {
         return renewed || confirmPending;
+    }
+
+    /** What the watchdog must do for a hold at a given moment. */
+    enum Due {
+        /** Nothing: the hold ended or was found lost. */
+        NOTHING,
+        /** The deadline passed: the hold is lost. */
+        LOSS,
+        /** Send a renewal; the hold counts it as in flight. */
+        RENEWAL,
+        /** Look again later. */
+        LATER
+    }
+
+    /**
+     * What is due at a look; for a renewal, the lease to restore and the lease epoch it is sent under (an extend
+     * after it makes its answer stale).
+     */
+    record Look(Due due, long leaseMillis, int epoch) {
+    }
+
+    /** The watchdog's look at the hold at {@code nowNanos}: what is due. A due renewal is marked in flight. */
+    synchronized Look look(long nowNanos) {
+        tick = null;
+        if (!isActive()) {
+            return new Look(Due.NOTHING, 0, 0);
+        }
+        if (isPastDeadline(nowNanos)) {
+            return new Look(Due.LOSS, 0, 0);
+        }
+        if (wantsRenewal() && !renewing && nowNanos - nextRenewalNanos >= 0) {
+            renewing = true;
+            return new Look(Due.RENEWAL, leaseMillis, leaseEpoch);
+        }
+        return new Look(Due.LATER, 0, 0);
+    }
+
+    /** When the watchdog must look next: the deadline, or the next renewal if one is due before it. */
+    private long nextLookNanos() {
+        long due = validUntilNanos;
+        if (wantsRenewal() && !renewing && nextRenewalNanos - due < 0) {
+            due = nextRenewalNanos;
+        }
+        return due;
+    }
+
+    /**
+     * Schedules the watchdog's next look with {@code scheduler} (given the delay in nanoseconds), replacing the one
+     * planned; nothing once the hold ended or was lost.
+     */
+    synchronized void planNextLook(LongFunction<ScheduledFuture<?>> scheduler) {
+        cancelNextLook();
+        if (isActive()) {
+            tick = scheduler.apply(Math.max(0, nextLookNanos() - System.nanoTime()));
+        }
+    }
+
+    /** Cancels the watchdog's next look: the hold ended. */
+    synchronized void cancelNextLook() {
+        if (tick != null) {
+            tick.cancel(false);
+            tick = null;
+        }
+    }
+
+    /** A renewal found the token gone: no renewal is in flight any more (the loss follows). */
+    synchronized void renewalRefused() {
+        renewing = false;
     }
 
     /** A renewal sent at {@code sentNanos} was confirmed; ignored if the lease changed since it was sent. */
@@ -156,10 +238,10 @@ final class Hold {
     String expiryReason() {
         Duration lease = Duration.ofMillis(leaseMillis);
         if (confirmPending) {
-            return "the hand-off to it was not confirmed with Redis within its claim lease";
+            return "the hand-off to it was not confirmed with the store within its claim lease";
         }
         return renewed
-                ? "no renewal of its lease of " + lease + " was confirmed by Redis in time"
+                ? "no renewal of its lease of " + lease + " was confirmed by the store in time"
                 : "its fixed lease of " + lease + " ran out";
     }
 

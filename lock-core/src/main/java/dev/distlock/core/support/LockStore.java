@@ -2,6 +2,7 @@ package dev.distlock.core.support;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 /**
@@ -40,6 +41,20 @@ public interface LockStore extends AutoCloseable {
     AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue, long waiterTimeoutMillis);
 
     /**
+     * {@link #tryAcquire} without blocking the caller: the stage completes with the answer, or with the failure
+     * the backend reported. By default the call is made on the calling thread (a store without an asynchronous
+     * client); a store whose client has one overrides it, so that non-blocking callers cost no thread while it runs.
+     */
+    default CompletionStage<AcquireResult> tryAcquireAsync(String name, String token, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        try {
+            return CompletableFuture.completedFuture(tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
+        } catch (RuntimeException failure) {
+            return CompletableFuture.failedFuture(failure);
+        }
+    }
+
+    /**
      * Takes {@code token} out of the queue: its acquisition gives up.
      *
      * @return acquired, with the fencing token and the lease extended to {@code leaseMillis}, if the lock was
@@ -53,6 +68,18 @@ public interface LockStore extends AutoCloseable {
      * @return whether it was held under the token (false: expired and taken, deleted or taken over)
      */
     boolean release(String name, String token);
+
+    /**
+     * {@link #release} without blocking the caller; by default made on the calling thread, like
+     * {@link #tryAcquireAsync}.
+     */
+    default CompletionStage<Boolean> releaseAsync(String name, String token) {
+        try {
+            return CompletableFuture.completedFuture(release(name, token));
+        } catch (RuntimeException failure) {
+            return CompletableFuture.failedFuture(failure);
+        }
+    }
 
     /**
      * Takes {@code token} out of the queue and releases the lock if it is held under {@code token}: the

@@ -2,7 +2,9 @@ package dev.distlock.core.support;
 
 import dev.distlock.core.DetachedLock;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A hold handed from its thread to whoever releases it. */
@@ -43,21 +45,21 @@ final class StoreDetachedLock implements DetachedLock {
         if (!released.compareAndSet(false, true)) {
             throw releasedAlready();
         }
-        registry.release(hold, delayMillis);
+        registry.holds().release(hold, delayMillis);
     }
 
     @Override
     public void extend(Duration lease) {
         requireNotReleased();
-        registry.extend(hold, lease);
+        registry.holds().extend(hold, lease);
     }
 
     @Override
     public CompletionStage<Void> unlockAsync() {
-        return registry.inBackground(() -> {
-            unlock();
-            return null;
-        });
+        if (!released.compareAndSet(false, true)) {
+            return CompletableFuture.failedFuture(releasedAlready());
+        }
+        return registry.inBackground(() -> registry.holds().releaseAsync(hold)).thenCompose(Function.identity());
     }
 
     @Override
@@ -76,7 +78,7 @@ final class StoreDetachedLock implements DetachedLock {
     @Override
     public Duration remainingLease() {
         requireNotReleased();
-        return registry.remainingLease(hold);
+        return registry.holds().remainingLease(hold);
     }
 
     @Override

@@ -78,7 +78,7 @@ final class StoreLock implements FencedLock {
         long delayMillis = delayMillis(name, delay);
         Hold hold = registry.ownHold(name);
         if (--hold.count == 0) {
-            registry.release(hold, delayMillis);
+            registry.holds().release(hold, delayMillis);
         }
     }
 
@@ -106,12 +106,12 @@ final class StoreLock implements FencedLock {
 
     @Override
     public void extend(Duration newLease) {
-        registry.extend(registry.ownHold(name), newLease);
+        registry.holds().extend(registry.ownHold(name), newLease);
     }
 
     @Override
     public Duration remainingLease() {
-        return registry.remainingLease(registry.ownHold(name));
+        return registry.holds().remainingLease(registry.ownHold(name));
     }
 
     @Override

@@ -4,12 +4,9 @@ import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.Lease;
-import dev.distlock.core.LockBackendException;
-import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockListener;
-import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,24 +22,25 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@link LockRegistry} on a {@link LockStore}: everything a lock does beyond single atomic backend
- * operations lives here, once for every backend.
+ * A {@link LockRegistry} on a {@link LockStore}, the same for every backend: a thin façade over the engine.
  *
  * <ul>
- *   <li>threads of this registry queue locally per name, so at most one of them talks to the backend;</li>
- *   <li>re-entrant holds are counted locally and cost no backend call;</li>
- *   <li>waiters queue in the store and are handed the lock by the release before them, with a bounded,
- *   jittered poll as a fallback;</li>
- *   <li>every hold is trusted only until a local deadline derived from its last confirmed lease; the
- *   {@link Watchdog} renews leases concurrently and reports a hold lost the moment its deadline passes;</li>
- *   <li>whatever a failed, timed-out or interrupted call may have left in the store is cleaned up in the
- *   background ({@link Cleanup}).</li>
+ *   <li>an {@link Acquisition} per call: calls of this registry queue locally per name ({@link NameGate}), so at
+ *   most one of them talks to the backend; waiters queue in the store and are handed the lock by the release
+ *   before them, with a bounded, jittered poll as a fallback; a blocking caller runs the acquisition's steps on
+ *   its own thread, a non-blocking one on the registry's step threads ({@link StepRunners});</li>
+ *   <li>re-entrant holds are counted locally per thread and cost no backend call;</li>
+ *   <li>each {@link Hold} is a state machine trusted only until a local deadline ({@link HoldClock}); its
+ *   release, extension, lease reads and loss are {@link HoldLifecycle}'s, which the {@link Watchdog} tells of a
+ *   passed deadline;</li>
+ *   <li>the names in use ({@link NameTable}), who this registry is ({@link Presence}), its threads
+ *   ({@link BackgroundThreads}) and how it calls the store ({@link StoreCalls}, {@link Cleanup}) each have one
+ *   owner.</li>
  * </ul>
  */
 public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
@@ -51,13 +49,6 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     /** How long {@link #close()} gives waiting calls to leave the store's queue. */
     private static final long CLOSE_WAIT_MILLIS = 5000;
-    /**
-     * How many times a release is sent while the store refuses it transiently (the command did not run); any other
-     * failure leaves it to the background clean-up at once, so that {@code unlock()} waits for one command at most.
-     */
-    private static final int RELEASE_ATTEMPTS = 3;
-    /** How long an announcement lives in the store; it is renewed every third of it while the registry is open. */
-    private static final long ANNOUNCEMENT_TTL_MILLIS = 60_000;
 
     private final LockStore store;
     private final Duration defaultLease;
@@ -65,15 +56,11 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     private final long waiterTimeoutMillis;
     private final Listeners listeners;
     private final HoldTokens tokens = new HoldTokens();
-    private final ConcurrentHashMap<String, NameState> states = new ConcurrentHashMap<>();
+    private final NameTable names = new NameTable();
     private final Set<Acquisition> waiting = ConcurrentHashMap.newKeySet();
     private final BackgroundThreads threads = new BackgroundThreads();
-    private final Watchdog watchdog;
-    private final Cleanup cleanup;
-    private final String application;
-    private final Instant createdAt = Instant.now();
-    private final AtomicBoolean announcing = new AtomicBoolean();
-    private volatile LockHolder identity;
+    private final HoldLifecycle holds;
+    private final Presence presence;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     protected StoreLockRegistry(LockStore store, Builder<?> settings) {
@@ -82,9 +69,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         this.maxPollMillis = settings.maxPollInterval.toMillis();
         this.waiterTimeoutMillis = HoldClock.waiterTimeoutMillis(maxPollMillis);
         this.listeners = new Listeners(settings.listeners);
-        this.watchdog = new Watchdog(store, listeners, this::lose, threads);
-        this.cleanup = new Cleanup(store, threads.timer(), threads.calls());
-        this.application = settings.applicationName;
+        this.holds = new HoldLifecycle(store, names, listeners, threads);
+        this.presence = new Presence(store, threads, tokens.instance(), settings.applicationName);
     }
 
     @Override
@@ -95,12 +81,10 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     @Override
     public List<HeldLock> heldLocks() {
         List<HeldLock> held = new ArrayList<>();
-        for (NameState state : states.values()) {
-            for (Hold hold : state.holds) {
-                if (hold.isHeld()) {
-                    held.add(new HeldLock(hold.name, hold.label, hold.fencingToken, hold.acquiredAt,
-                            remainingLease(hold), hold.renewed));
-                }
+        for (Hold hold : names.holds()) {
+            if (hold.isHeld()) {
+                held.add(new HeldLock(hold.name, hold.label, hold.fencingToken, hold.acquiredAt,
+                        holds.remainingLease(hold), hold.renewed));
             }
         }
         return held;
@@ -109,14 +93,12 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     @Override
     public LockInfo inspect(String name) {
         LockNames.validate(name);
-        LockSnapshot snapshot = backend(name, "inspect the lock", () -> uninterrupted(() -> store.inspect(name)));
+        LockSnapshot snapshot = StoreCalls.call(name, "inspect the lock", () -> store.inspect(name));
         if (snapshot.ownerToken() == null) {
             return new LockInfo(name, false, null, 0, null, Duration.ZERO, snapshot.waiting());
         }
-        String instance = HoldTokens.instanceOf(snapshot.ownerToken());
-        LockHolder holder = instance.equals(tokens.instance()) ? identity()
-                : Announcement.fromMap(instance, backend(name, "read who holds the lock",
-                        () -> uninterrupted(() -> store.announcement(instance))));
+        LockHolder holder = StoreCalls.call(name, "read who holds the lock",
+                () -> presence.holderOf(snapshot.ownerToken()));
         long fence = snapshot.fencingToken();
         return new LockInfo(name, true, holder, fence, fence > 0 ? Instant.EPOCH.plus(fence, ChronoUnit.MICROS) : null,
                 snapshot.remainingLeaseMillis() < 0 ? null : Duration.ofMillis(snapshot.remainingLeaseMillis()),
@@ -125,12 +107,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     /** Who this registry is, as it announces itself to other processes' {@link #inspect}. */
     public LockHolder identity() {
-        LockHolder self = identity;
-        if (self == null) {
-            self = Announcement.of(tokens.instance(), application, createdAt);
-            identity = self;
-        }
-        return self;
+        return presence.identity();
     }
 
     /** The lease a {@link Lease#renewed()} hold gets. */
@@ -148,10 +125,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return; // closed before (or closing now)
         }
-        for (NameState state : states.values()) {
-            // let calls waiting at a gate through, to find the registry closed
-            state.gate.openForClose();
-        }
+        names.openGatesForClose(); // calls waiting at a gate go on, to find the registry closed
         waiting.forEach(Acquisition::wakeForClose);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
         synchronized (waiting) {
@@ -171,7 +145,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     // --- used by StoreLock and StoreDetachedLock ---
 
     /**
-     * Acquires {@code name} for the current thread.
+     * Acquires {@code name} for the current thread, running the acquisition's steps on it while it waits.
      *
      * @param waitNanos how long to wait; 0 for one try, {@link Long#MAX_VALUE} for no limit
      * @param interruptible whether an interrupt ends the wait with {@link InterruptedException}; if not,
@@ -183,25 +157,15 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException("Interrupted before acquiring lock '" + name + "'");
         }
-        NameState state = retain(name);
-        Hold current = state.heldBy(Thread.currentThread());
+        Hold current = names.heldBy(name, Thread.currentThread());
         if (current != null) {
-            try {
-                // re-entry counts only on a hold that is still valid
-                if (!current.isHeld()) {
-                    lose(current, current.expiryReason());
-                    throw new LockLostException(name, current.lostReason());
-                }
-                current.count++;
-                return true;
-            } finally {
-                release(state, name);
-            }
+            holds.requireHeld(current);
+            current.count++;
+            return true;
         }
         StepRunners.CallerSteps steps = new StepRunners.CallerSteps(threads.calls());
-        LockRequest request = new LockRequest(state, name, label, lease.durationOr(defaultLease).toMillis(),
-                lease.isRenewed());
-        Acquisition acquisition = new Acquisition(this, request, waitNanos, interruptible, steps);
+        Acquisition acquisition = new Acquisition(this, request(name, lease, label), waitNanos, interruptible, false,
+                steps);
         CompletableFuture<Hold> result = acquisition.start();
         steps.await(result::isDone, acquisition::interrupt);
         if (acquisition.wasInterrupted()) {
@@ -236,16 +200,14 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             return CompletableFuture.failedFuture(new IllegalStateException("Lock '" + name
                     + "' cannot be acquired: its registry is closed"));
         }
-        LockRequest request = new LockRequest(retain(name), name, label, lease.durationOr(defaultLease).toMillis(),
-                lease.isRenewed());
-        Acquisition acquisition = new Acquisition(this, request, waitNanos, true,
+        Acquisition acquisition = new Acquisition(this, request(name, lease, label), waitNanos, true, true,
                 new StepRunners.Serial(threads.steps()));
         CompletableFuture<DetachedLock> handle = new CompletableFuture<>();
         acquisition.start().whenComplete((hold, error) -> {
             if (error != null) {
                 handle.completeExceptionally(error);
             } else if (!handle.complete(hold != null ? new StoreDetachedLock(this, hold) : null) && hold != null) {
-                abandon(hold); // the caller gave up meanwhile
+                releaseInBackground(hold); // the caller gave up meanwhile
             }
         });
         handle.whenComplete((hold, error) -> {
@@ -256,44 +218,12 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         return handle;
     }
 
-    /** Runs a blocking operation of a hold on the registry's background steps, for a non-blocking caller. */
+    /** Runs a blocking operation of a hold on the registry's step threads, for a non-blocking caller. */
     <T> CompletableFuture<T> inBackground(Supplier<T> operation) {
         try {
             return CompletableFuture.supplyAsync(operation, threads.steps());
         } catch (RejectedExecutionException closed) {
             return CompletableFuture.failedFuture(new IllegalStateException("The lock registry is closed", closed));
-        }
-    }
-
-    /**
-     * An acquisition ended: with {@code hold}, which from now on is watched and counted among this registry's
-     * holds; or without ({@code null}), and its name's state is no longer kept for it.
-     */
-    void settle(Acquisition acquisition, LockRequest request, Hold hold) {
-        if (hold == null) {
-            release(request.state(), request.name());
-            return;
-        }
-        NameState state = request.state();
-        state.holds.add(hold);
-        announceFromNowOn();
-        // listeners hear of the hold before the watchdog can report it lost
-        listeners.acquired(new LockEvent(hold.name, hold.label, hold.fencingToken, acquisition.waited(), null));
-        watchdog.watch(hold);
-    }
-
-    /** A hold made for a caller that gave up meanwhile: released in the background. */
-    private void abandon(Hold hold) {
-        try {
-            threads.calls().execute(() -> {
-                try {
-                    release(hold, 0);
-                } catch (RuntimeException failure) {
-                    log.debug("Releasing lock '{}' for a caller that gave up failed", hold.name, failure);
-                }
-            });
-        } catch (RejectedExecutionException closed) {
-            log.debug("Registry closed: lock '{}' is left to expire with its lease", hold.name);
         }
     }
 
@@ -309,108 +239,31 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     /** The current thread's hold of {@code name} (it may have been lost), or {@code null}. */
     Hold ownHoldOrNull(String name) {
-        NameState state = states.get(name);
-        return state != null ? state.heldBy(Thread.currentThread()) : null;
+        return names.heldBy(name, Thread.currentThread());
     }
 
-    /**
-     * Ends the hold: locally at once (no renewal runs from now on, the next local waiter may go), and in the
-     * backend by a release or, for a positive {@code delayMillis}, by leaving the lock to expire after that
-     * long.
-     *
-     * @throws LockLostException if the hold was lost (before, or as the release found)
-     * @throws LockBackendException if the backend failed; a release is then retried in the background
-     */
-    void release(Hold hold, long delayMillis) {
-        boolean active = hold.end();
-        watchdog.unwatch(hold);
-        try {
-            if (!active) {
-                throw new LockLostException(hold.name, hold.lostReason());
-            }
-            if (hold.isPastDeadline(System.nanoTime())) {
-                reportLoss(hold, hold.expiryReason());
-                cleanup.abandon(hold.name, hold.token, hold.leaseMillis(), false);
-                throw new LockLostException(hold.name, hold.expiryReason());
-            }
-            boolean released;
-            try {
-                released = retriedWhileRefused(() -> delayMillis > 0
-                        ? store.extend(hold.name, hold.token, delayMillis)
-                        : store.release(hold.name, hold.token));
-            } catch (RuntimeException failure) {
-                listeners.releaseFailed(hold.event(failure));
-                if (delayMillis > 0) {
-                    throw new LockBackendException(hold.name, "leave the lock to expire after "
-                            + Duration.ofMillis(delayMillis) + " (it expires with its lease at the latest)", failure);
-                }
-                // it may have run: the background clean-up finishes it, and never reports a loss
-                cleanup.abandon(hold.name, hold.token, hold.leaseMillis(), true);
-                throw new LockBackendException(hold.name, "release (it is retried in the background; the lock "
-                        + "expires with its lease at the latest)", failure);
-            }
-            if (!released) {
-                String reason = "the release found that Redis no longer holds it under this hold's token";
-                reportLoss(hold, reason);
-                throw new LockLostException(hold.name, reason);
-            }
-            listeners.released(hold.event(null));
-        } finally {
-            hold.giveBackGate();
-            hold.state.holds.remove(hold);
-            release(hold.state, hold.name);
-        }
-    }
-
-    /** Sets the hold's lease to {@code lease} from now; renewals and the local deadline follow it. */
-    void extend(Hold hold, Duration lease) {
-        long leaseMillis = Lease.checkedMillis(lease, "Lock '" + hold.name + "': the lease", hold.renewed);
-        requireHeld(hold);
-        long sent = System.nanoTime();
-        boolean owned;
-        try {
-            owned = backend(hold.name, "extend the lease",
-                    () -> uninterrupted(() -> store.extend(hold.name, hold.token, leaseMillis)));
-        } catch (LockBackendException failure) {
-            // the extend may have run (a lost reply, replicas short of acknowledging it): trust the shorter lease
-            hold.leaseMaybeSet(sent, leaseMillis);
-            watchdog.watch(hold);
-            throw failure;
-        }
-        if (!owned) {
-            String reason = "extend found that Redis no longer holds it under this hold's token";
-            lose(hold, reason);
-            throw new LockLostException(hold.name, reason);
-        }
-        if (!hold.leaseSet(sent, leaseMillis)) {
-            throw new LockLostException(hold.name, hold.lostReason());
-        }
-        watchdog.watch(hold);
-    }
-
-    /** The hold's remaining lease as the backend sees it, at most until the local deadline; zero if it is lost. */
-    Duration remainingLease(Hold hold) {
-        if (!hold.isHeld()) {
-            if (hold.isActive()) {
-                lose(hold, hold.expiryReason());
-            }
-            return Duration.ZERO;
-        }
-        long millis = backend(hold.name, "read the remaining lease",
-                () -> uninterrupted(() -> store.remainingLeaseMillis(hold.name, hold.token)));
-        if (millis < 0) {
-            lose(hold, "reading its lease found that Redis no longer holds it under this hold's token");
-            return Duration.ZERO;
-        }
-        long localMillis = TimeUnit.NANOSECONDS.toMillis(hold.validUntilNanos() - System.nanoTime());
-        return Duration.ofMillis(Math.max(0, Math.min(millis, localMillis)));
+    HoldLifecycle holds() {
+        return holds;
     }
 
     boolean isLocked(String name) {
-        return backend(name, "check the lock", () -> uninterrupted(() -> store.isLocked(name)));
+        return StoreCalls.call(name, "check the lock", () -> store.isLocked(name));
     }
 
     // --- used by Acquisition ---
+
+    /**
+     * An acquisition ended: with {@code hold}, which from now on is watched and counted among this registry's
+     * holds; or without ({@code null}), and its name's state is no longer kept for it.
+     */
+    void settle(Acquisition acquisition, LockRequest request, Hold hold) {
+        if (hold == null) {
+            names.release(request.state(), request.name());
+            return;
+        }
+        presence.announceFromNowOn();
+        holds.start(hold, acquisition.waited());
+    }
 
     LockStore store() {
         return store;
@@ -433,7 +286,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     }
 
     Cleanup cleanup() {
-        return cleanup;
+        return holds.cleanup();
     }
 
     ScheduledExecutorService timer() {
@@ -463,113 +316,30 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         }
     }
 
-    // --- internals ---
-
-    /** From the first hold on, keeps this registry's announcement alive in the store, in the background. */
-    private void announceFromNowOn() {
-        if (announcing.get() || !announcing.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            threads.timer().scheduleAtFixedRate(() -> threads.calls().execute(this::announce), 0,
-                    ANNOUNCEMENT_TTL_MILLIS / 3, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException closed) {
-            // the registry is closing
-        }
-    }
-
-    private void announce() {
-        try {
-            store.announce(tokens.instance(), Announcement.toMap(identity()), ANNOUNCEMENT_TTL_MILLIS);
-        } catch (RuntimeException failure) {
-            log.debug("Announcing this registry failed; trying again later", failure);
-        }
-    }
-
-    /**
-     * The hold is lost: reported once, the local gate given back so other threads may go to the backend,
-     * and its key released in the background in case it is still there.
-     */
-    private void lose(Hold hold, String reason) {
-        if (!hold.markLost(reason)) {
-            return;
-        }
-        watchdog.unwatch(hold);
-        reportLoss(hold, reason);
-        hold.giveBackGate();
-        cleanup.abandon(hold.name, hold.token, hold.leaseMillis(), false);
-    }
-
-    private void reportLoss(Hold hold, String reason) {
-        listeners.lost(hold.event(new LockLostException(hold.name, reason)));
-    }
-
-    private void requireHeld(Hold hold) {
-        if (!hold.isHeld()) {
-            if (hold.isActive()) {
-                lose(hold, hold.expiryReason());
-            }
-            throw new LockLostException(hold.name, hold.lostReason());
-        }
-    }
-
-    private NameState retain(String name) {
-        return states.compute(name, (key, state) -> {
-            NameState retained = state != null ? state : new NameState();
-            retained.users++;
-            return retained;
-        });
-    }
-
-    private void release(NameState state, String name) {
-        states.computeIfPresent(name, (key, current) -> current == state && --current.users == 0 ? null : current);
-    }
-
     /** Number of names this registry keeps state for: those held or waited for right now. */
     int trackedNames() {
-        return states.size();
+        return names.size();
     }
 
-    static <T> T backend(String name, String operation, Supplier<T> call) {
+    // --- internals ---
+
+    private LockRequest request(String name, Lease lease, String label) {
+        return new LockRequest(names.retain(name), name, label, lease.durationOr(defaultLease).toMillis(),
+                lease.isRenewed());
+    }
+
+    /** A hold made for a caller that gave up meanwhile: released in the background. */
+    private void releaseInBackground(Hold hold) {
         try {
-            return call.get();
-        } catch (RuntimeException failure) {
-            throw new LockBackendException(name, operation, failure);
-        }
-    }
-
-    /**
-     * Runs a backend call, sending it twice more within about 150 ms while the store refuses it transiently (a
-     * slot moving, a failover): the command did not run, so its answer comes fast and a retry cannot double it.
-     * The interrupt flag is cleared meanwhile and restored after.
-     */
-    private <T> T retriedWhileRefused(Supplier<T> call) {
-        return uninterrupted(() -> {
-            for (int attempt = 1; ; attempt++) {
+            threads.calls().execute(() -> {
                 try {
-                    return call.get();
+                    holds.release(hold, 0);
                 } catch (RuntimeException failure) {
-                    if (attempt == RELEASE_ATTEMPTS || !store.wasRefused(failure)) {
-                        throw failure;
-                    }
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50L * attempt));
+                    log.debug("Releasing lock '{}' for a caller that gave up failed", hold.name, failure);
                 }
-            }
-        });
-    }
-
-    /**
-     * Runs a backend call with the interrupt flag cleared, then restores it: an interrupted thread must
-     * still be able to release its lock in a {@code finally} block.
-     */
-    static <T> T uninterrupted(Supplier<T> call) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            return call.get();
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            });
+        } catch (RejectedExecutionException closed) {
+            log.debug("Registry closed: lock '{}' is left to expire with its lease", hold.name);
         }
     }
 

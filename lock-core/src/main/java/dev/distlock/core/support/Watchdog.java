@@ -6,7 +6,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -47,60 +46,29 @@ final class Watchdog {
 
     /** Starts watching a new hold, or follows a lease that {@code extend} changed. */
     void watch(Hold hold) {
-        synchronized (hold) {
-            if (!hold.isActive()) {
-                return;
-            }
-            long due = hold.validUntilNanos();
-            if (hold.wantsRenewal() && !hold.renewing && hold.nextRenewalNanos - due < 0) {
-                due = hold.nextRenewalNanos;
-            }
-            cancelTick(hold);
-            try {
-                hold.tick = timer.schedule(() -> tick(hold), Math.max(0, due - System.nanoTime()),
-                        TimeUnit.NANOSECONDS);
-            } catch (RejectedExecutionException closed) {
-                // the registry is closed: its holds expire with their leases
-            }
+        try {
+            hold.planNextLook(delay -> timer.schedule(() -> look(hold), delay, TimeUnit.NANOSECONDS));
+        } catch (RejectedExecutionException closed) {
+            // the registry is closed: its holds expire with their leases
         }
     }
 
     /** Stops watching a hold that ended. */
     void unwatch(Hold hold) {
-        synchronized (hold) {
-            cancelTick(hold);
-        }
+        hold.cancelNextLook();
     }
 
-    private void tick(Hold hold) {
-        long lease;
-        int epoch;
-        synchronized (hold) {
-            hold.tick = null;
-            if (!hold.isActive()) {
-                return;
+    private void look(Hold hold) {
+        Hold.Look look = hold.look(System.nanoTime());
+        switch (look.due()) {
+            case NOTHING -> { }
+            case LOSS -> losses.lost(hold, hold.expiryReason());
+            case RENEWAL -> {
+                renew(hold, look.leaseMillis(), look.epoch());
+                watch(hold);
             }
-            long now = System.nanoTime();
-            if (hold.isPastDeadline(now)) {
-                lease = -1;
-                epoch = 0;
-            } else if (hold.wantsRenewal() && !hold.renewing && now - hold.nextRenewalNanos >= 0) {
-                hold.renewing = true;
-                lease = hold.leaseMillis();
-                epoch = hold.leaseEpoch;
-            } else {
-                lease = 0;
-                epoch = 0;
-            }
+            case LATER -> watch(hold);
         }
-        if (lease < 0) {
-            losses.lost(hold, hold.expiryReason());
-            return;
-        }
-        if (lease > 0) {
-            renew(hold, lease, epoch);
-        }
-        watch(hold);
     }
 
     private void renew(Hold hold, long lease, int epoch) {
@@ -130,7 +98,7 @@ final class Watchdog {
             timer.schedule(() -> {
                 if (settled.compareAndSet(false, true)) {
                     call.cancel(true);
-                    renewalFailed(hold, lease, new TimeoutException("Redis did not answer the renewal within "
+                    renewalFailed(hold, lease, new TimeoutException("The store did not answer the renewal within "
                             + Duration.ofNanos(timeout) + " (a quarter of the lease)"));
                 }
             }, timeout, TimeUnit.NANOSECONDS);
@@ -141,10 +109,8 @@ final class Watchdog {
 
     private void renewalAnswered(Hold hold, boolean owned, long sent, long lease, int epoch) {
         if (!owned) {
-            synchronized (hold) {
-                hold.renewing = false;
-            }
-            losses.lost(hold, "a renewal found that Redis no longer holds it under this hold's token");
+            hold.renewalRefused();
+            losses.lost(hold, "a renewal found that the store no longer holds it under this hold's token");
             return;
         }
         hold.renewalConfirmed(sent, lease, epoch);
@@ -158,12 +124,5 @@ final class Watchdog {
                     streak == 1);
         }
         watch(hold);
-    }
-
-    private static void cancelTick(Hold hold) {
-        if (hold.tick != null) {
-            hold.tick.cancel(false);
-            hold.tick = null;
-        }
     }
 }

@@ -1,0 +1,238 @@
+package dev.distlock.core.support;
+
+import dev.distlock.core.Lease;
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockEvent;
+import dev.distlock.core.LockLostException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What happens to a hold once it is acquired: it starts (listeners hear of it, the watchdog watches it), its lease
+ * is extended or read, and it ends exactly once: released by its owner, or found lost (by the watchdog, a
+ * renewal, an extend, a lease read or the release). Each end gives the name's gate back and drops the hold from
+ * its name's state; a loss is reported once and the key cleaned up in the background in case it is still there.
+ */
+final class HoldLifecycle {
+
+    private final LockStore store;
+    private final NameTable names;
+    private final Listeners listeners;
+    private final Watchdog watchdog;
+    private final Cleanup cleanup;
+    private final BackgroundThreads threads;
+
+    HoldLifecycle(LockStore store, NameTable names, Listeners listeners, BackgroundThreads threads) {
+        this.store = store;
+        this.names = names;
+        this.listeners = listeners;
+        this.watchdog = new Watchdog(store, listeners, this::lose, threads);
+        this.cleanup = new Cleanup(store, threads.timer(), threads.calls());
+        this.threads = threads;
+    }
+
+    Cleanup cleanup() {
+        return cleanup;
+    }
+
+    /** A new hold, after a wait of {@code waited}: listeners hear of it before the watchdog can report it lost. */
+    void start(Hold hold, Duration waited) {
+        hold.state.holds.add(hold);
+        listeners.acquired(new LockEvent(hold.name, hold.label, hold.fencingToken, waited, null));
+        watchdog.watch(hold);
+    }
+
+    /**
+     * Ends the hold: locally at once (no renewal runs from now on, the next local waiter may go), and in the
+     * backend by a release or, for a positive {@code delayMillis}, by leaving the lock to expire after that
+     * long.
+     *
+     * @throws LockLostException if the hold was lost (before, or as the release found)
+     * @throws LockBackendException if the backend failed; a release is then retried in the background
+     */
+    void release(Hold hold, long delayMillis) {
+        try {
+            ending(hold);
+            boolean released;
+            try {
+                released = StoreCalls.retriedWhileRefused(store, () -> delayMillis > 0
+                        ? store.extend(hold.name, hold.token, delayMillis)
+                        : store.release(hold.name, hold.token));
+            } catch (RuntimeException failure) {
+                throw releaseFailed(hold, delayMillis, failure);
+            }
+            released(hold, released);
+        } finally {
+            ended(hold);
+        }
+    }
+
+    /**
+     * {@link #release(Hold, long) release(hold, 0)} without waiting for the store: the stage completes when it
+     * answered, with the same outcome. Call it off the caller's thread: a store without an asynchronous client
+     * answers on the calling thread.
+     */
+    CompletionStage<Void> releaseAsync(Hold hold) {
+        try {
+            ending(hold);
+        } catch (RuntimeException lost) {
+            ended(hold);
+            return CompletableFuture.failedFuture(lost);
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        sendRelease(hold, 1, done);
+        return done;
+    }
+
+    /** Sends a release, again (up to three times) while the store refuses it without running it. */
+    private void sendRelease(Hold hold, int attempt, CompletableFuture<Void> done) {
+        store.releaseAsync(hold.name, hold.token).whenComplete((released, failure) -> {
+            Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
+                    ? wrapped.getCause() : failure;
+            if (cause instanceof RuntimeException refused && attempt < StoreCalls.REFUSED_ATTEMPTS
+                    && store.wasRefused(refused) && retryLater(() -> sendRelease(hold, attempt + 1, done), attempt)) {
+                return;
+            }
+            try {
+                if (cause != null) {
+                    throw releaseFailed(hold, 0, cause);
+                }
+                released(hold, released);
+                done.complete(null);
+            } catch (RuntimeException outcome) {
+                done.completeExceptionally(outcome);
+            } finally {
+                ended(hold);
+            }
+        });
+    }
+
+    private boolean retryLater(Runnable retry, int attempt) {
+        try {
+            threads.timer().schedule(() -> threads.steps().execute(retry), StoreCalls.refusedPauseMillis(attempt),
+                    TimeUnit.MILLISECONDS);
+            return true;
+        } catch (RejectedExecutionException closed) {
+            return false;
+        }
+    }
+
+    /** The local end of a release: the hold ends here at once; fails if it was lost, before or by its deadline. */
+    private void ending(Hold hold) {
+        boolean active = hold.end();
+        watchdog.unwatch(hold);
+        if (!active) {
+            throw new LockLostException(hold.name, hold.lostReason());
+        }
+        if (hold.isPastDeadline(System.nanoTime())) {
+            reportLoss(hold, hold.expiryReason());
+            cleanup.abandon(hold.name, hold.token, hold.leaseMillis(), false);
+            throw new LockLostException(hold.name, hold.expiryReason());
+        }
+    }
+
+    /** What the store's answer to a release means: released, or found lost (thrown). */
+    private void released(Hold hold, boolean released) {
+        if (!released) {
+            String reason = "the release found that the store no longer holds it under this hold's token";
+            reportLoss(hold, reason);
+            throw new LockLostException(hold.name, reason);
+        }
+        listeners.released(hold.event(null));
+    }
+
+    /** A release got no answer: it may have run, so the background clean-up finishes it; never a loss. */
+    private LockBackendException releaseFailed(Hold hold, long delayMillis, Throwable failure) {
+        listeners.releaseFailed(hold.event(failure));
+        if (delayMillis > 0) {
+            return new LockBackendException(hold.name, "leave the lock to expire after "
+                    + Duration.ofMillis(delayMillis) + " (it expires with its lease at the latest)", failure);
+        }
+        cleanup.abandon(hold.name, hold.token, hold.leaseMillis(), true);
+        return new LockBackendException(hold.name, "release (it is retried in the background; the lock expires "
+                + "with its lease at the latest)", failure);
+    }
+
+    /** After the release, whatever its outcome: the next local waiter may go, and the name's state lets go of it. */
+    private void ended(Hold hold) {
+        hold.giveBackGate();
+        hold.state.holds.remove(hold);
+        names.release(hold.state, hold.name);
+    }
+
+    /** Sets the hold's lease to {@code lease} from now; renewals and the local deadline follow it. */
+    void extend(Hold hold, Duration lease) {
+        long leaseMillis = Lease.checkedMillis(lease, "Lock '" + hold.name + "': the lease", hold.renewed);
+        requireHeld(hold);
+        long sent = System.nanoTime();
+        boolean owned;
+        try {
+            owned = StoreCalls.call(hold.name, "extend the lease",
+                    () -> store.extend(hold.name, hold.token, leaseMillis));
+        } catch (LockBackendException failure) {
+            // the extend may have run (a lost reply, replicas short of acknowledging it): trust the shorter lease
+            hold.leaseMaybeSet(sent, leaseMillis);
+            watchdog.watch(hold);
+            throw failure;
+        }
+        if (!owned) {
+            String reason = "extend found that the store no longer holds it under this hold's token";
+            lose(hold, reason);
+            throw new LockLostException(hold.name, reason);
+        }
+        if (!hold.leaseSet(sent, leaseMillis)) {
+            throw new LockLostException(hold.name, hold.lostReason());
+        }
+        watchdog.watch(hold);
+    }
+
+    /** The hold's remaining lease as the backend sees it, at most until the local deadline; zero if it is lost. */
+    Duration remainingLease(Hold hold) {
+        if (!hold.isHeld()) {
+            if (hold.isActive()) {
+                lose(hold, hold.expiryReason());
+            }
+            return Duration.ZERO;
+        }
+        long millis = StoreCalls.call(hold.name, "read the remaining lease",
+                () -> store.remainingLeaseMillis(hold.name, hold.token));
+        if (millis < 0) {
+            lose(hold, "reading its lease found that the store no longer holds it under this hold's token");
+            return Duration.ZERO;
+        }
+        long localMillis = TimeUnit.NANOSECONDS.toMillis(hold.validUntilNanos() - System.nanoTime());
+        return Duration.ofMillis(Math.max(0, Math.min(millis, localMillis)));
+    }
+
+    /** Re-entry counts only on a hold that is still valid: else the hold is lost (if not known yet) and re-entry fails. */
+    void requireHeld(Hold hold) {
+        if (!hold.isHeld()) {
+            if (hold.isActive()) {
+                lose(hold, hold.expiryReason());
+            }
+            throw new LockLostException(hold.name, hold.lostReason());
+        }
+    }
+
+    /**
+     * The hold is lost: reported once, the local gate given back so other threads may go to the backend,
+     * and its key released in the background in case it is still there.
+     */
+    private void lose(Hold hold, String reason) {
+        if (!hold.markLost(reason)) {
+            return;
+        }
+        watchdog.unwatch(hold);
+        reportLoss(hold, reason);
+        hold.giveBackGate();
+        cleanup.abandon(hold.name, hold.token, hold.leaseMillis(), false);
+    }
+
+    private void reportLoss(Hold hold, String reason) {
+        listeners.lost(hold.event(new LockLostException(hold.name, reason)));
+    }
+}

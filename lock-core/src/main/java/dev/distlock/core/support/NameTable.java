@@ -1,0 +1,52 @@
+package dev.distlock.core.support;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The names this registry holds or waits for, each with its {@link NameState}. A name's state lives while some
+ * call uses it (waits for it or holds it) and is dropped after, so memory does not grow with the number of names
+ * ever used.
+ */
+final class NameTable {
+
+    private final ConcurrentHashMap<String, NameState> states = new ConcurrentHashMap<>();
+
+    /** The state of {@code name}, counted as used until {@link #release}d. */
+    NameState retain(String name) {
+        return states.compute(name, (key, state) -> {
+            NameState retained = state != null ? state : new NameState();
+            retained.users++;
+            return retained;
+        });
+    }
+
+    /** One use of {@code state} ended; the last one drops it. */
+    void release(NameState state, String name) {
+        states.computeIfPresent(name, (key, current) -> current == state && --current.users == 0 ? null : current);
+    }
+
+    /** The hold of {@code name} owned by {@code thread} (it may have been lost), or {@code null}. */
+    Hold heldBy(String name, Thread thread) {
+        NameState state = states.get(name);
+        return state != null ? state.heldBy(thread) : null;
+    }
+
+    /** Every hold of this registry, lost ones whose owners have not released yet included. */
+    List<Hold> holds() {
+        List<Hold> holds = new ArrayList<>();
+        states.values().forEach(state -> holds.addAll(state.holds));
+        return holds;
+    }
+
+    /** Lets every call waiting at a name's gate through, now and from now on: the registry closes. */
+    void openGatesForClose() {
+        states.values().forEach(state -> state.gate.openForClose());
+    }
+
+    /** How many names have state: those held or waited for right now. */
+    int size() {
+        return states.size();
+    }
+}

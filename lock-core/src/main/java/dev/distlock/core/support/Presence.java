@@ -1,0 +1,77 @@
+package dev.distlock.core.support;
+
+import dev.distlock.core.LockHolder;
+import java.time.Instant;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Who a registry is, and how other processes learn it: its identity (application, host, pid, start) is announced
+ * in the store from its first hold on and kept alive while the registry is open, so that {@code inspect} in any
+ * process can name the holder of a lock. A few bytes per registry, nothing per acquisition.
+ */
+final class Presence {
+
+    private static final Logger log = LoggerFactory.getLogger(Presence.class);
+
+    /** How long an announcement lives in the store; it is renewed every third of it while the registry is open. */
+    private static final long TTL_MILLIS = 60_000;
+
+    private final LockStore store;
+    private final BackgroundThreads threads;
+    private final String instance;
+    private final String application;
+    private final Instant createdAt = Instant.now();
+    private final AtomicBoolean announcing = new AtomicBoolean();
+    private volatile LockHolder identity;
+
+    Presence(LockStore store, BackgroundThreads threads, String instance, String application) {
+        this.store = store;
+        this.threads = threads;
+        this.instance = instance;
+        this.application = application;
+    }
+
+    /** This registry (the host name is looked up on first use, off the hot paths). */
+    LockHolder identity() {
+        LockHolder self = identity;
+        if (self == null) {
+            self = Announcement.of(instance, application, createdAt);
+            identity = self;
+        }
+        return self;
+    }
+
+    /**
+     * The holder of the lock held under {@code ownerToken}: this registry, or what the registry that issued the
+     * token announced ({@code null} if nothing, or nothing any more). Reads the store for another registry.
+     */
+    LockHolder holderOf(String ownerToken) {
+        String owner = HoldTokens.instanceOf(ownerToken);
+        return owner.equals(instance) ? identity() : Announcement.fromMap(owner, store.announcement(owner));
+    }
+
+    /** From the first hold on, keeps this registry's announcement alive in the store, in the background. */
+    void announceFromNowOn() {
+        if (announcing.get() || !announcing.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            threads.timer().scheduleAtFixedRate(() -> threads.calls().execute(this::announce), 0, TTL_MILLIS / 3,
+                    TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closed) {
+            // the registry is closing
+        }
+    }
+
+    private void announce() {
+        try {
+            store.announce(instance, Announcement.toMap(identity()), TTL_MILLIS);
+        } catch (RuntimeException failure) {
+            log.debug("Announcing this registry failed; trying again later", failure);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.distlock.core.support;
+
+import dev.distlock.core.LockBackendException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+/**
+ * How the engine makes a store call for a caller: with the interrupt flag cleared (an interrupted thread must
+ * still be able to release its lock in a {@code finally} block; the flag is set again after), a failure reported
+ * as a {@link LockBackendException} naming the lock and the operation, and (for releases) a command the store
+ * refused without running it sent again.
+ */
+final class StoreCalls {
+
+    /**
+     * How many times a command is sent while the store refuses it transiently (it did not run); any other failure
+     * ends the call at once, so that the caller waits for one command at most.
+     */
+    static final int REFUSED_ATTEMPTS = 3;
+
+    private StoreCalls() {
+    }
+
+    /** Runs {@code call} uninterrupted; a failure becomes a {@link LockBackendException} saying what failed. */
+    static <T> T call(String name, String operation, Supplier<T> call) {
+        try {
+            return uninterrupted(call);
+        } catch (RuntimeException failure) {
+            throw new LockBackendException(name, operation, failure);
+        }
+    }
+
+    /**
+     * Runs {@code call} uninterrupted, sending it twice more within about 150 ms while {@code store} refuses it
+     * transiently (a slot moving, a failover): the command did not run, so its answer comes fast and a retry
+     * cannot double it. Other failures are rethrown as they are.
+     */
+    static <T> T retriedWhileRefused(LockStore store, Supplier<T> call) {
+        return uninterrupted(() -> {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return call.get();
+                } catch (RuntimeException failure) {
+                    if (attempt == REFUSED_ATTEMPTS || !store.wasRefused(failure)) {
+                        throw failure;
+                    }
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(refusedPauseMillis(attempt)));
+                }
+            }
+        });
+    }
+
+    /** The pause before sending a refused command again for the {@code attempt + 1}th time. */
+    static long refusedPauseMillis(int attempt) {
+        return 50L * attempt;
+    }
+
+    /** Runs {@code call} with the interrupt flag cleared, then restores it. */
+    static <T> T uninterrupted(Supplier<T> call) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return call.get();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

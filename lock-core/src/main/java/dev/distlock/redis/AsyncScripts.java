@@ -1,0 +1,87 @@
+package dev.distlock.redis;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.connection.lettuce.LettuceConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Runs the lock's scripts without blocking a thread, on Lettuce's native asynchronous API over the connection
+ * that a {@link LettuceConnectionFactory} shares between all its users (its default): by SHA, with the text sent
+ * only when Redis answers {@code NOSCRIPT}, each call bounded by the factory's command timeout. Only made for
+ * such a factory ({@link #of}); a pooled Lettuce factory or Jedis has no shared connection to send on, and their
+ * scripts run through {@link LockScripts.Script#run} on the caller's thread.
+ */
+final class AsyncScripts {
+
+    private final LettuceConnectionFactory factory;
+    private final long timeoutMillis;
+
+    private AsyncScripts(LettuceConnectionFactory factory) {
+        this.factory = factory;
+        Duration timeout = factory.getClientConfiguration().getCommandTimeout();
+        this.timeoutMillis = timeout != null && !timeout.isZero() && !timeout.isNegative() ? timeout.toMillis()
+                : TimeUnit.MINUTES.toMillis(1);
+    }
+
+    /** The runner for {@code factory}, or {@code null} if it has no shared Lettuce connection (or no Lettuce). */
+    static AsyncScripts of(RedisConnectionFactory factory) {
+        try {
+            return factory instanceof LettuceConnectionFactory lettuce && lettuce.getShareNativeConnection()
+                    ? new AsyncScripts(lettuce) : null;
+        } catch (LinkageError noLettuce) {
+            return null;
+        }
+    }
+
+    /**
+     * Sends {@code script}; the stage completes with its reply (a {@code List} for multi-bulk replies, a
+     * {@code Long} for integers) or with what Redis or the client reported.
+     *
+     * @param keyCount how many of {@code keysAndArgs} are keys (the rest are arguments)
+     */
+    <T> CompletionStage<T> run(LockScripts.Script script, int keyCount, byte[]... keysAndArgs) {
+        RedisClusterAsyncCommands<byte[], byte[]> commands;
+        try {
+            commands = sharedCommands();
+        } catch (RuntimeException notConnected) {
+            return CompletableFuture.failedFuture(notConnected);
+        }
+        byte[][] keys = Arrays.copyOfRange(keysAndArgs, 0, keyCount);
+        byte[][] args = Arrays.copyOfRange(keysAndArgs, keyCount, keysAndArgs.length);
+        ScriptOutputType type = script.returnType() == ReturnType.MULTI ? ScriptOutputType.MULTI
+                : ScriptOutputType.INTEGER;
+        CompletableFuture<T> reply = new CompletableFuture<>();
+        commands.<T>evalsha(script.sha1(), type, keys, args).whenComplete((value, failure) -> {
+            if (failure == null) {
+                reply.complete(value);
+            } else if (LockScripts.isNoScript(failure)) {
+                commands.<T>eval(script.text(), type, keys, args).whenComplete((retried, error) -> {
+                    if (error == null) {
+                        reply.complete(retried);
+                    } else {
+                        reply.completeExceptionally(error);
+                    }
+                });
+            } else {
+                reply.completeExceptionally(failure);
+            }
+        });
+        return reply.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** The async API of the factory's shared connection (the factory reconnects it when needed). */
+    private RedisClusterAsyncCommands<byte[], byte[]> sharedCommands() {
+        try (RedisConnection connection = factory.getConnection()) {
+            return ((LettuceConnection) connection).getNativeConnection();
+        }
+    }
+}
