@@ -5,8 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -56,6 +59,8 @@ final class ScriptedLockStore implements LockStore {
     private final List<Call> armed = new CopyOnWriteArrayList<>();
     private final List<Recorded> calls = new CopyOnWriteArrayList<>();
     private volatile boolean noticesHeld;
+    /** The client's own threads, when tries and releases are answered asynchronously; else {@code null}. */
+    private volatile ExecutorService client;
     private final List<Runnable> heldNotices = new ArrayList<>();
 
     ScriptedLockStore(InMemoryLockStore backend) {
@@ -85,6 +90,19 @@ final class ScriptedLockStore implements LockStore {
         Call call = new Call(op, names);
         armed.add(call);
         return call;
+    }
+
+    /**
+     * From now on {@link #tryAcquireAsync} and {@link #releaseAsync} are answered on a client thread of their own, as
+     * Lettuce's asynchronous API answers on its event loop: a held call leaves the command in flight while the caller
+     * goes on.
+     */
+    void answerAsynchronously() {
+        client = Executors.newCachedThreadPool(runnable -> {
+            Thread thread = new Thread(runnable, "scripted-client");
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /** Keeps hand-off notices from their waiters until {@link #deliverNotices()}: a paused waiter process. */
@@ -122,6 +140,22 @@ final class ScriptedLockStore implements LockStore {
             long waiterTimeoutMillis) {
         return call(Op.ACQUIRE, name, token,
                 () -> backend.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
+    }
+
+    @Override
+    public CompletionStage<AcquireResult> tryAcquireAsync(String name, String token, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        ExecutorService threads = client;
+        return threads == null ? LockStore.super.tryAcquireAsync(name, token, leaseMillis, queue, waiterTimeoutMillis)
+                : CompletableFuture.supplyAsync(() -> tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis),
+                        threads);
+    }
+
+    @Override
+    public CompletionStage<Boolean> releaseAsync(String name, String token) {
+        ExecutorService threads = client;
+        return threads == null ? LockStore.super.releaseAsync(name, token)
+                : CompletableFuture.supplyAsync(() -> release(name, token), threads);
     }
 
     @Override
@@ -238,6 +272,10 @@ final class ScriptedLockStore implements LockStore {
     @Override
     public void close() {
         armed.forEach(Call::proceed);
+        ExecutorService threads = client;
+        if (threads != null) {
+            threads.shutdownNow();
+        }
     }
 
     private <T> T call(Op op, String name, String token, Supplier<T> operation) {

@@ -1,0 +1,86 @@
+package dev.distlock.core.support;
+
+import static dev.distlock.core.support.Registries.PATIENCE;
+import static dev.distlock.core.support.Registries.awaitUntil;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.DetachedLock;
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.support.ScriptedLockStore.Call;
+import dev.distlock.core.support.ScriptedLockStore.Op;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Non-blocking acquisitions whose tries are in flight (sent, not answered yet) while something else happens: a
+ * hand-off notice, a cancellation. The store answers on threads of its own, as Lettuce's async API does.
+ */
+class AsyncAcquisitionFaultsTest extends ScriptedStoreTest {
+
+    @BeforeEach
+    void answerAsynchronously() {
+        store.answerAsynchronously();
+    }
+
+    /**
+     * The waiter's try queued it, then the holder released and handed it the lock, and only then did the try's
+     * (busy) answer come: the notice that came in between is not lost. With an hour between polls, a lost notice
+     * would leave the waiter asleep far past {@link Registries#PATIENCE}.
+     */
+    @Test
+    void aNoticeThatArrivesWhileATryIsInFlightIsNotLost() throws Exception {
+        FencedLock holder = registries.process(events).obtain("job");
+        FencedLock waiter = registries.process(events, b -> b.maxPollInterval(Duration.ofHours(1))).obtain("job");
+        holder.lock();
+        Call firstTry = store.next(Op.ACQUIRE, "job").holdAfterRunning();
+        CompletableFuture<DetachedLock> waiting = waiter.tryLockAsync(Duration.ofHours(1)).toCompletableFuture();
+        firstTry.awaitEntered();
+        awaitUntil(() -> store.backend.waitersQueued("job") == 1);
+
+        long holderFence = holder.fencingToken();
+        holder.unlock(); // hands the lock to the waiter and notifies it, while its try is still unanswered
+        firstTry.proceed();
+
+        DetachedLock held = waiting.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(held.fencingToken()).isGreaterThan(holderFence);
+        assertThat(held.isHeld()).isTrue();
+        held.unlock();
+        assertThat(store.backend.isLocked("job")).isFalse();
+    }
+
+    /** Cancelled while its try is in flight, and that try took the lock: the lock is given up, not kept. */
+    @Test
+    void cancellingWhileATryIsInFlightLeavesNothingHeld() throws Exception {
+        StoreLockRegistry registry = registries.process(events);
+        Call firstTry = store.next(Op.ACQUIRE, "job").holdAfterRunning();
+        CompletableFuture<DetachedLock> pending = registry.obtain("job").tryLockAsync(PATIENCE).toCompletableFuture();
+        firstTry.awaitEntered();
+        assertThat(store.backend.isLocked("job")).as("the try in flight took the lock").isTrue();
+
+        assertThat(pending.cancel(true)).isTrue();
+        firstTry.proceed();
+
+        awaitUntil(() -> !store.backend.isLocked("job"));
+        assertThat(registry.heldLocks()).isEmpty();
+        assertThat(registry.trackedNames()).isZero();
+        assertThat(registries.process(new Events()).obtain("job").tryLock()).isTrue();
+    }
+
+    /** An asynchronous release whose reply was lost: the caller hears of it, and the clean-up finishes it. */
+    @Test
+    void anAsyncUnlockWhoseReplyWasLostFailsAndTheCleanUpFinishesTheRelease() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job");
+        DetachedLock held = lock.lockAsync().toCompletableFuture().get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+        store.next(Op.RELEASE, "job").loseReply(new ScriptedLockStore.CommandTimeout("scripted: no reply in time"));
+
+        CompletableFuture<Void> unlocked = held.unlockAsync().toCompletableFuture();
+
+        assertThat(unlocked).failsWithin(PATIENCE).withThrowableThat()
+                .havingRootCause().withMessageContaining("no reply in time");
+        assertThat(events.lost).as("a release that may have run is never a loss").isEmpty();
+        awaitUntil(() -> !store.backend.isLocked("job"));
+    }
+}
