@@ -15,6 +15,9 @@ final class ReturnHandlers {
     private static final boolean REACTOR_PRESENT =
             ClassUtils.isPresent("reactor.core.publisher.Mono", ReturnHandlers.class.getClassLoader());
 
+    private static final boolean COROUTINES_REACTOR_PRESENT = ClassUtils.isPresent(
+            "kotlinx.coroutines.reactor.MonoKt", ReturnHandlers.class.getClassLoader());
+
     private static final String KOTLIN_FLOW = "kotlinx.coroutines.flow.Flow";
 
     private static final ReturnHandler COMPLETION_STAGE = new CompletionStageReturnHandler();
@@ -28,12 +31,16 @@ final class ReturnHandlers {
      * @throws IllegalArgumentException if the lock cannot follow the method's completion, with what is allowed
      */
     static ReturnHandler forMethod(Method method) {
-        // declared to return Object: Spring runs its body in a Mono it subscribes to after the interceptor has returned
         if (KotlinDetector.isSuspendingFunction(method)) {
-            throw new IllegalArgumentException("the method is a Kotlin suspend function, which @DistributedLock does "
-                    + "not support yet: Spring starts its body only after the lock's interceptor has returned, so it "
-                    + "would run without the lock; allowed: a function that is not suspend (in a suspend function, "
-                    + "lock by hand with LockRegistry)");
+            // declared to return Object, but Spring hands the interceptor the body as a Mono and awaits what the
+            // interceptor returns: locked like a Mono, for the body's whole run
+            if (!REACTOR_PRESENT || !COROUTINES_REACTOR_PRESENT) {
+                throw new IllegalArgumentException("the method is a Kotlin suspend function, which @DistributedLock "
+                        + "locks as a Mono for its whole run: that needs reactor-core and kotlinx-coroutines-reactor on "
+                        + "the classpath (Spring's own support for suspend functions in proxies needs them too); "
+                        + "without them the body would run without the lock");
+            }
+            return ReactorReturnHandler.forMono();
         }
         return forType(method.getReturnType());
     }
