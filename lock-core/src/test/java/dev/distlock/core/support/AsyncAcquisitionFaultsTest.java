@@ -58,7 +58,7 @@ class AsyncAcquisitionFaultsTest extends ScriptedStoreTest {
         Call firstTry = store.next(Op.ACQUIRE, "job").holdAfterRunning();
         CompletableFuture<DetachedLock> pending = registry.obtain("job").tryLockAsync(PATIENCE).toCompletableFuture();
         firstTry.awaitEntered();
-        assertThat(store.backend.isLocked("job")).as("the try in flight took the lock").isTrue();
+        awaitUntil(() -> store.backend.isLocked("job")); // the try in flight took the lock; its answer is held
 
         assertThat(pending.cancel(true)).isTrue();
         firstTry.proceed();
