@@ -63,6 +63,9 @@ public interface DetachedLock {
     /** {@link #unlock()} without blocking the caller. */
     CompletionStage<Void> unlockAsync();
 
+    /** {@link #unlockAfter(Duration)} without blocking the caller. */
+    CompletionStage<Void> unlockAfterAsync(Duration delay);
+
     /** {@link #extend(Duration)} without blocking the caller. */
     CompletionStage<Void> extendAsync(Duration lease);
 

@@ -3,10 +3,15 @@ package dev.distlock.aop;
 import dev.distlock.annotation.DistributedLock.TimeoutAction;
 import dev.distlock.aop.LockCallObserver.Acquiring;
 import dev.distlock.aop.LockCallObserver.Missed;
+import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockInterruptedException;
 import dev.distlock.core.LockRegistry;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 
 /** One call of an annotated method: its operation, its lock (key already evaluated) and the method. */
 final class LockCall {
@@ -63,13 +68,56 @@ final class LockCall {
                 Duration.ofNanos(System.nanoTime() - start));
     }
 
-    /** Like {@link #acquire()}, then hands the hold over so that any thread may release it. */
-    LockContext acquireDetached() {
-        LockContext held = acquire();
-        if (held != null) {
-            held.detach();
+    /**
+     * Acquires the lock for no thread, without blocking: {@link #acquire()}'s outcomes, as a future. Cancelling it
+     * withdraws the acquisition; a hold that comes anyway is released.
+     *
+     * @return a future of the hold, of {@code null} when the wait ran out and the operation says SKIP, or failed
+     *         with {@link LockAcquisitionTimeoutException} (FAIL) or the backend's failure
+     */
+    CompletableFuture<LockContext> acquireAsync() {
+        Duration wait = operation.waitTimeout();
+        boolean skips = operation.onTimeout() == TimeoutAction.SKIP;
+        Acquiring observed = observer.acquiring(operation.label(), lock.name(), operation.method());
+        long start = System.nanoTime();
+        LockCallObserver.AcquireAction<CompletionStage<DetachedLock>, RuntimeException> tryLock =
+                () -> lock.tryLockAsync(wait);
+        CompletableFuture<DetachedLock> pending;
+        try {
+            // the registry carries the SKIP mark to the thread that reports the outcome
+            pending = observed.around(skips ? () -> SkipOnTimeout.during(tryLock) : tryLock).toCompletableFuture();
+        } catch (RuntimeException | Error ex) {
+            observed.missed(Missed.ERROR, ex);
+            return CompletableFuture.failedFuture(ex);
         }
-        return held;
+        CompletableFuture<LockContext> result = new CompletableFuture<>();
+        pending.whenComplete((hold, error) -> {
+            if (error != null) {
+                Throwable failure = error instanceof CompletionException wrapped && wrapped.getCause() != null
+                        ? wrapped.getCause() : error;
+                observed.missed(failure instanceof CancellationException ? Missed.INTERRUPTED : Missed.ERROR, failure);
+                result.completeExceptionally(failure);
+            } else if (hold != null) {
+                LockContext held = LockContext.ofDetached(hold, operation.label(), operation.holdAtLeast(),
+                        observed.acquired(hold.fencingToken()));
+                if (!result.complete(held)) {
+                    held.releaseQuietly(); // the subscriber left meanwhile
+                }
+            } else if (skips) {
+                observed.missed(Missed.SKIPPED, null);
+                result.complete(null);
+            } else {
+                observed.missed(Missed.TIMEOUT, null);
+                result.completeExceptionally(new LockAcquisitionTimeoutException(lock.name(), operation.label(),
+                        operation.description(), wait, Duration.ofNanos(System.nanoTime() - start)));
+            }
+        });
+        result.whenComplete((held, error) -> {
+            if (result.isCancelled()) {
+                pending.cancel(true);
+            }
+        });
+        return result;
     }
 
     /** Whether the current thread held the lock already before this call acquired it (a nested call). */

@@ -8,6 +8,9 @@ import dev.distlock.core.LockLostException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -46,12 +49,14 @@ public final class LockContext {
     private volatile DetachedLock detached;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    private LockContext(FencedLock lock, String label, Duration holdAtLeast, Holding observed) {
-        this.key = lock.name();
+    private LockContext(String key, long fencingToken, FencedLock lock, Thread owner, DetachedLock detached,
+            String label, Duration holdAtLeast, Holding observed) {
+        this.key = key;
         this.label = label;
-        this.fencingToken = lock.fencingToken();
+        this.fencingToken = fencingToken;
         this.lock = lock;
-        this.owner = Thread.currentThread();
+        this.owner = owner;
+        this.detached = detached;
         this.holdAtLeast = holdAtLeast;
         this.startNanos = System.nanoTime();
         this.observed = observed;
@@ -64,7 +69,13 @@ public final class LockContext {
      * @param observed the observer of the hold
      */
     static LockContext ofThread(FencedLock lock, String label, Duration holdAtLeast, Holding observed) {
-        return new LockContext(lock, label, holdAtLeast, observed);
+        return new LockContext(lock.name(), lock.fencingToken(), lock, Thread.currentThread(), null, label,
+                holdAtLeast, observed);
+    }
+
+    /** A hold that no thread owns, acquired without blocking; see {@link #ofThread}. */
+    static LockContext ofDetached(DetachedLock hold, String label, Duration holdAtLeast, Holding observed) {
+        return new LockContext(hold.name(), hold.fencingToken(), null, null, hold, label, holdAtLeast, observed);
     }
 
     /**
@@ -197,8 +208,42 @@ public final class LockContext {
         return leftMillis > 0 ? Duration.ofMillis(leftMillis) : Duration.ZERO;
     }
 
-    /** Releases, ignoring a failure (the registry's listeners hear of it): for holds nobody waits on. */
+    /**
+     * Releases a detached hold once, without blocking: the stage completes when the backend answered. After the
+     * method failed ({@code methodFailure}), a release failure is added to that failure and the stage completes
+     * normally; otherwise it fails the stage.
+     */
+    CompletionStage<Void> releaseAsync(Throwable methodFailure) {
+        if (!released.compareAndSet(false, true)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Duration keepFor = remainingMinimumHold();
+        CompletionStage<Void> unlocked = keepFor.isZero() ? detached.unlockAsync() : detached.unlockAfterAsync(keepFor);
+        return unlocked.handle((done, error) -> {
+            Throwable failure = error instanceof CompletionException wrapped && wrapped.getCause() != null
+                    ? wrapped.getCause() : error;
+            observed.ended(failure == null ? HoldEnd.RELEASED
+                    : failure instanceof LockLostException ? HoldEnd.LOST : HoldEnd.RELEASE_FAILED, methodFailure);
+            if (failure == null) {
+                return null;
+            }
+            if (methodFailure != null) {
+                methodFailure.addSuppressed(failure);
+                return null;
+            }
+            throw failure instanceof RuntimeException runtime ? runtime : new CompletionException(failure);
+        });
+    }
+
+    /**
+     * Releases, ignoring a failure (the registry's listeners hear of it): for holds nobody waits on. A detached hold
+     * is released without blocking the calling thread.
+     */
     void releaseQuietly() {
+        if (detached != null) {
+            releaseAsync(null).exceptionally(failure -> null);
+            return;
+        }
         try {
             release();
         } catch (RuntimeException ignored) {

@@ -3,12 +3,13 @@ package dev.distlock.aop;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 /**
- * {@code Mono}/{@code Flux} methods: each subscription acquires the lock (blocking, so on
- * {@link Schedulers#boundedElastic()}), then invokes the method and subscribes to what it returned, and
- * releases when that completes, fails or is cancelled, before the signal reaches the subscriber. Failures
+ * {@code Mono}/{@code Flux} methods (and Kotlin suspend functions, which Spring hands over as a {@code Mono}): each
+ * subscription acquires the lock without blocking any thread ({@link dev.distlock.core.FencedLock#tryLockAsync}: a
+ * waiting subscription is a pending future, and cancelling it leaves the queue), then invokes the method and
+ * subscribes to what it returned, and releases without blocking when that completes, fails or is cancelled,
+ * before the signal reaches the subscriber. The method is invoked on the thread that completed the acquisition. Failures
  * to lock arrive as error signals; a skipped call is empty. A subscription nested in one that holds the
  * same lock (seen through the Reactor context) runs under the outer hold. The hold belongs to no thread,
  * so a blocking annotated call on the same key made from inside the pipeline, or a Mono/Flux on the same
@@ -40,9 +41,9 @@ final class ReactorReturnHandler implements ReturnHandler {
                 return body(call, outer);
             }
             return Flux.usingWhen(acquire(call), held -> body(call, held),
-                    held -> onBoundedElastic(held::release),
-                    (held, error) -> onBoundedElastic(() -> held.releaseAfter(error)),
-                    held -> onBoundedElastic(held::release));
+                    held -> Mono.fromCompletionStage(() -> held.releaseAsync(null)),
+                    (held, error) -> Mono.fromCompletionStage(() -> held.releaseAsync(error)),
+                    held -> Mono.fromCompletionStage(() -> held.releaseAsync(null)));
         });
         return flux ? locked : locked.singleOrEmpty();
     }
@@ -57,10 +58,10 @@ final class ReactorReturnHandler implements ReturnHandler {
         return true;
     }
 
+    /** Acquires without blocking: the wait is the registry's pending future, cancelled if the subscriber leaves. */
     private static Mono<LockContext> acquire(LockCall call) {
-        return Mono.fromCallable(call::acquireDetached)
-                .subscribeOn(Schedulers.boundedElastic())
-                // a hold acquired after the subscriber cancelled is dropped by Reactor: release it
+        return Mono.fromCompletionStage(call::acquireAsync)
+                // a hold that arrives after the subscriber cancelled is dropped by Reactor: release it
                 .doOnDiscard(LockContext.class, LockContext::releaseQuietly);
     }
 
@@ -82,10 +83,5 @@ final class ReactorReturnHandler implements ReturnHandler {
     @SuppressWarnings("unchecked")
     private static Publisher<Object> asPublisher(Object result) {
         return (Publisher<Object>) result;
-    }
-
-    /** A release is a backend call: keep it off non-blocking threads. */
-    private static Mono<Void> onBoundedElastic(Runnable release) {
-        return Mono.<Void>fromRunnable(release).subscribeOn(Schedulers.boundedElastic());
     }
 }

@@ -5,6 +5,7 @@ import dev.distlock.aop.DistributedLockInterceptor;
 import dev.distlock.aop.DistributedLockValidator;
 import dev.distlock.aop.LockCallObserver;
 import dev.distlock.aop.LockDefaults;
+import dev.distlock.aop.SkipOnTimeout;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
@@ -176,8 +177,8 @@ public final class DistlockAutoConfiguration {
     }
 
     /**
-     * Applies the settings every registry has: lease, poll interval, the application's listeners and its name
-     * (shown to operators asking who holds a lock). The registry's default lease is the one its renewed holds
+     * Applies the settings every registry has: lease, poll interval, the application's listeners (with what they
+     * learn of annotated calls) and its name (shown to operators asking who holds a lock). The registry's default lease is the one its renewed holds
      * get; with {@code distlock.renew-lease=false} {@code distlock.lease} is a fixed lease for annotated
      * methods, and the registry keeps its default unless the value also works renewed.
      */
@@ -189,6 +190,8 @@ public final class DistlockAutoConfiguration {
         }
         builder.maxPollInterval(properties.getMaxPollInterval());
         listeners.orderedStream().forEach(builder::listener);
+        // a non-blocking @DistributedLock call ends on a registry thread: its listeners still learn it skips
+        builder.listenerContext(SkipOnTimeout.LISTENER_CONTEXT);
         return builder;
     }
 

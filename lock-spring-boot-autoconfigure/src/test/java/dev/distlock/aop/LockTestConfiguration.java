@@ -36,7 +36,8 @@ class LockTestConfiguration {
 
     @Bean(destroyMethod = "close")
     InMemoryLockRegistry lockRegistry(InMemoryLockStore lockStore, ObjectProvider<LockListener> listeners) {
-        InMemoryLockRegistry.Builder builder = InMemoryLockRegistry.builder().store(lockStore);
+        InMemoryLockRegistry.Builder builder = InMemoryLockRegistry.builder().store(lockStore)
+                .listenerContext(SkipOnTimeout.LISTENER_CONTEXT);
         listeners.orderedStream().forEach(builder::listener);
         return builder.build();
     }

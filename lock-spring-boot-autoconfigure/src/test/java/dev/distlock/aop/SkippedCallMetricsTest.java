@@ -10,6 +10,7 @@ import dev.distlock.core.LockRegistry;
 import dev.distlock.micrometer.DistlockMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import reactor.core.publisher.Mono;
 
 /** A busy lock of an {@code onTimeout = SKIP} call is a skip in the meters, of a FAIL call a timeout. */
 class SkippedCallMetricsTest {
@@ -51,6 +53,23 @@ class SkippedCallMetricsTest {
         assertThat(SkipOnTimeout.isActive()).isFalse();
     }
 
+    /** A Mono call acquires without blocking and ends on a registry thread: the meters still tell skip from fail. */
+    @Test
+    void aSkippedMonoCallIsRecordedAsSkippedAndAFailedOneAsTimeout() throws Exception {
+        Job job = context.getBean(Job.class);
+        FencedLock other = context.getBean(LockRegistry.class).obtain("job");
+        Thread holder = new Thread(other::lock);
+        holder.start();
+        holder.join();
+
+        assertThat(job.monoIfFree().blockOptional(Duration.ofSeconds(10))).isEmpty();
+        assertThatThrownBy(() -> job.monoOrFail().block(Duration.ofSeconds(10)))
+                .isInstanceOf(LockAcquisitionTimeoutException.class);
+
+        assertThat(count("skipped")).isEqualTo(1);
+        assertThat(count("timeout")).isEqualTo(1);
+    }
+
     private long count(String outcome) {
         return meters.get(DistlockMetrics.ACQUIRE).tag(DistlockMetrics.LOCK_TAG, "job")
                 .tag(DistlockMetrics.OUTCOME_TAG, outcome).timer().count();
@@ -66,6 +85,16 @@ class SkippedCallMetricsTest {
         @DistributedLock(name = "job", timeout = "0")
         public String runOrFail() {
             return "ran";
+        }
+
+        @DistributedLock(name = "job", timeout = "0", onTimeout = TimeoutAction.SKIP)
+        public Mono<String> monoIfFree() {
+            return Mono.just("ran");
+        }
+
+        @DistributedLock(name = "job", timeout = "0")
+        public Mono<String> monoOrFail() {
+            return Mono.just("ran");
         }
     }
 

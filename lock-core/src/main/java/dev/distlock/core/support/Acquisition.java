@@ -1,5 +1,6 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.ListenerContext;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
 import java.time.Duration;
@@ -39,6 +40,8 @@ final class Acquisition {
     private final Executor steps;
     private final CompletableFuture<Hold> result = new CompletableFuture<>();
     private final TransientRetries retries;
+    /** What the listeners' events of this call carry from the thread that started it. */
+    private final Object listenerContext;
 
     // written by steps only, which run one at a time
     private CompletableFuture<Void> gateEntry;
@@ -78,7 +81,12 @@ final class Acquisition {
         this.interruptible = interruptible;
         this.async = async;
         this.steps = steps;
-        this.retries = new TransientRetries(error -> registry.listeners().acquireRetrying(failure(error)));
+        this.listenerContext = registry.listeners().captureContext();
+        this.retries = new TransientRetries(error -> {
+            try (ListenerContext.Scope scope = registry.listeners().inContext(listenerContext)) {
+                registry.listeners().acquireRetrying(failure(error));
+            }
+        });
     }
 
     /** Starts the acquisition: the future completes with the new hold, or {@code null} if the wait ran out. */
@@ -312,12 +320,16 @@ final class Acquisition {
         } else if (hasGate && hold == null) {
             gate.leave();
         }
-        registry.settle(this, request, hold);
+        try (ListenerContext.Scope scope = registry.listeners().inContext(listenerContext)) {
+            registry.settle(this, request, hold);
+            if (hold == null) {
+                registry.listeners().acquireFailed(failure(error));
+            }
+        }
         if (hold != null) {
             result.complete(hold);
             return;
         }
-        registry.listeners().acquireFailed(failure(error));
         if (error != null) {
             result.completeExceptionally(error);
         } else {

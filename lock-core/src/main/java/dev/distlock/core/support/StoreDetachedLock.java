@@ -63,6 +63,21 @@ final class StoreDetachedLock implements DetachedLock {
     }
 
     @Override
+    public CompletionStage<Void> unlockAfterAsync(Duration delay) {
+        long delayMillis = StoreLock.delayMillis(hold.name, delay);
+        if (delayMillis == 0) {
+            return unlockAsync();
+        }
+        if (!released.compareAndSet(false, true)) {
+            return CompletableFuture.failedFuture(releasedAlready());
+        }
+        return registry.inBackground(() -> {
+            registry.holds().release(hold, delayMillis);
+            return null;
+        });
+    }
+
+    @Override
     public CompletionStage<Void> extendAsync(Duration lease) {
         return registry.inBackground(() -> {
             extend(lease);

@@ -4,6 +4,7 @@ import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.Lease;
+import dev.distlock.core.ListenerContext;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockListener;
@@ -68,7 +69,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         this.defaultLease = settings.defaultLease;
         this.maxPollMillis = settings.maxPollInterval.toMillis();
         this.waiterTimeoutMillis = HoldClock.waiterTimeoutMillis(maxPollMillis);
-        this.listeners = new Listeners(settings.listeners);
+        this.listeners = new Listeners(settings.listeners, settings.listenerContext);
         this.holds = new HoldLifecycle(store, names, listeners, threads);
         this.presence = new Presence(store, threads, tokens.instance(), settings.applicationName);
     }
@@ -357,6 +358,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         private Duration maxPollInterval = Duration.ofMillis(500);
         private String applicationName;
         private final List<LockListener> listeners = new ArrayList<>();
+        private ListenerContext listenerContext = ListenerContext.NONE;
 
         /**
          * The lease of holds obtained with {@link Lease#renewed()} (default 30s); the watchdog renews it
@@ -402,6 +404,15 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         /** Adds a listener told of acquisitions, releases, losses and failures. */
         public B listener(LockListener listener) {
             this.listeners.add(Objects.requireNonNull(listener, "listener"));
+            return self();
+        }
+
+        /**
+         * What the listeners' acquire events carry from the thread that started the call to the thread that reports
+         * it (for non-blocking calls, one of the registry's); none by default.
+         */
+        public B listenerContext(ListenerContext context) {
+            this.listenerContext = Objects.requireNonNull(context, "listenerContext");
             return self();
         }
 
