@@ -97,16 +97,21 @@ final class HoldLifecycle {
                     && store.wasRefused(refused) && retryLater(() -> sendRelease(hold, attempt + 1, done), attempt)) {
                 return;
             }
+            RuntimeException outcome = null;
             try {
                 if (cause != null) {
                     throw releaseFailed(hold, 0, cause);
                 }
                 released(hold, released);
-                done.complete(null);
-            } catch (RuntimeException outcome) {
-                done.completeExceptionally(outcome);
+            } catch (RuntimeException failed) {
+                outcome = failed;
             } finally {
-                ended(hold);
+                ended(hold); // before the caller hears of it: its next acquisition of the name must find the gate free
+            }
+            if (outcome != null) {
+                done.completeExceptionally(outcome);
+            } else {
+                done.complete(null);
             }
         });
     }

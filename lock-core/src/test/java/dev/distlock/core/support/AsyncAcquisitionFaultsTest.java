@@ -69,6 +69,21 @@ class AsyncAcquisitionFaultsTest extends ScriptedStoreTest {
         assertThat(registries.process(new Events()).obtain("job").tryLock()).isTrue();
     }
 
+    /**
+     * When {@code unlockAsync()} completes, the name is free for this registry's next call too: a zero-wait try
+     * made right then never finds the local gate still taken (the release's answer comes on a client thread).
+     */
+    @Test
+    void theNameIsFreeForTheNextCallWhenAnAsyncUnlockCompletes() throws Exception {
+        FencedLock lock = registries.process(events).obtain("job");
+        for (int i = 0; i < 500; i++) {
+            DetachedLock held = lock.tryLockAsync(Duration.ZERO).toCompletableFuture()
+                    .get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(held).as("zero-wait try %d, made when the previous unlock completed", i).isNotNull();
+            held.unlockAsync().toCompletableFuture().get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
     /** An asynchronous release whose reply was lost: the caller hears of it, and the clean-up finishes it. */
     @Test
     void anAsyncUnlockWhoseReplyWasLostFailsAndTheCleanUpFinishesTheRelease() throws Exception {
