@@ -55,10 +55,6 @@ final class BackgroundThreads implements AutoCloseable {
         return steps;
     }
 
-    boolean isClosed() {
-        return timer.isShutdown();
-    }
-
     @Override
     public void close() {
         timer.shutdownNow();
