@@ -36,8 +36,18 @@ class LockBenchmarkSmokeIT {
             String what = m.contender() + " in scenario " + m.scenario().number();
             assertThat(m.exclusionHeld()).as(what + " kept mutual exclusion").isTrue();
             assertThat(m.errors()).as(what + " threw nothing; first: " + m.firstError()).isZero();
-            assertThat(m.entries()).as(what + " acquired the lock").isPositive();
             assertThat(m.counterTotal()).as(what + " counted every entry").isEqualTo(m.entries());
+        }
+        for (Measurement m : results.measurements()) {
+            assertThat(m.entries()).as(m.contender() + " in scenario " + m.scenario().number() + " acquired the lock")
+                    .isPositive();
+        }
+        // Redlock's waiters poll (every 500 ms by default), so a contended 0.3 s window can pass between two polls
+        // with no entry (seen with the engine before the non-blocking core too): each topology must acquire in the
+        // run, not in every window
+        for (String topology : Topology.NAMES) {
+            assertThat(results.topologyMeasurements()).filteredOn(m -> m.contender().equals(topology))
+                    .as(topology + " acquired the lock").anySatisfy(m -> assertThat(m.entries()).isPositive());
         }
         assertThat(results.roundTrips()).extracting(RoundTrips::contender).containsExactlyElementsOf(Contenders.NAMES);
         assertThat(results.roundTrips()).allSatisfy(c -> assertThat(c.roundTripsPerOp()).isPositive());
