@@ -1,9 +1,10 @@
 package dev.distlock.memory;
 
-import dev.distlock.core.support.AcquireResult;
-import dev.distlock.core.support.Grant;
-import dev.distlock.core.support.LockSnapshot;
-import dev.distlock.core.support.LockStore;
+import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.Grant;
+import dev.distlock.core.spi.HandOffNotices;
+import dev.distlock.core.spi.LockSnapshot;
+import dev.distlock.core.spi.LockStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ import java.util.function.Consumer;
  * <p>{@link #delete(String)} and {@link #overwrite(String, String)} stand for someone else changing the
  * backend, for tests of lock loss.
  */
-public final class InMemoryLockStore implements LockStore {
+public final class InMemoryLockStore implements LockStore, HandOffNotices {
 
     private static final int SWEEP_EVERY = 1024;
 
@@ -88,7 +89,7 @@ public final class InMemoryLockStore implements LockStore {
                 if (queue) {
                     enqueue(name, token, leaseMillis, waiterTimeoutMillis, now);
                 }
-                result = AcquireResult.busy(current.expiresAt() == Long.MAX_VALUE ? -1 : current.expiresAt() - now,
+                result = AcquireResult.busy(current.leaseLeft(now),
                         now);
             }
         }
@@ -174,7 +175,7 @@ public final class InMemoryLockStore implements LockStore {
         if (current == null) {
             return -1;
         }
-        return current.expiresAt() == Long.MAX_VALUE ? Long.MAX_VALUE : current.expiresAt() - now;
+        return current.leaseLeft(now);
     }
 
     @Override
@@ -191,7 +192,7 @@ public final class InMemoryLockStore implements LockStore {
             return new LockSnapshot(null, 0, 0, waiting);
         }
         return new LockSnapshot(current.token(), current.fencingToken(),
-                current.expiresAt() == Long.MAX_VALUE ? -1 : current.expiresAt() - now, waiting);
+                current.leaseLeft(now), waiting);
     }
 
     @Override
@@ -205,10 +206,14 @@ public final class InMemoryLockStore implements LockStore {
         return announced != null && announced.expiresAt() > clock.millis() ? announced.description() : Map.of();
     }
 
-    // listen() and listening(): the defaults, hand-offs in memory are heard at once
+    /** Itself: hand-offs in memory are heard at once, by every registry on this store. */
+    @Override
+    public HandOffNotices handOffs() {
+        return this;
+    }
 
     @Override
-    public Subscription onGrant(String name, String token, Consumer<Grant> onGrant) {
+    public Subscription await(String name, String token, Consumer<Grant> onGrant) {
         grantListeners.put(token, onGrant);
         return () -> grantListeners.remove(token, onGrant);
     }
@@ -373,6 +378,11 @@ public final class InMemoryLockStore implements LockStore {
 
         Held withExpiry(long newExpiresAt) {
             return new Held(token, newExpiresAt, fencingToken, previousOwner);
+        }
+
+        /** The lease left at {@code now}; a hold without expiry never expires. */
+        long leaseLeft(long now) {
+            return expiresAt == Long.MAX_VALUE ? NEVER_EXPIRES : expiresAt - now;
         }
     }
 

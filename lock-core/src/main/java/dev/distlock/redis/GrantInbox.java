@@ -1,7 +1,7 @@
 package dev.distlock.redis;
 
-import dev.distlock.core.support.Grant;
-import dev.distlock.core.support.LockStore;
+import dev.distlock.core.spi.Grant;
+import dev.distlock.core.spi.HandOffNotices;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,20 +23,26 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * registry's first wait and kept until close. Subscribing runs on a thread of its own, so an interrupt of
  * a waiting caller can never break it.
  */
-final class GrantInbox implements MessageListener, AutoCloseable {
+final class GrantInbox implements HandOffNotices, MessageListener, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(GrantInbox.class);
 
     private final RedisMessageListenerContainer container;
     private final boolean ownsContainer;
     private final ChannelTopic channel;
+    private final boolean trusted;
     private final ConcurrentHashMap<String, Consumer<Grant>> waiters = new ConcurrentHashMap<>();
     private final ThreadPoolExecutor subscriber;
     private CompletableFuture<Void> subscription;
     private volatile boolean subscribed;
 
-    GrantInbox(RedisMessageListenerContainer container, boolean ownsContainer, String channel) {
+    /**
+     * @param trusted whether a notice alone makes the waiter the owner: not with replica acknowledgement, where the
+     *        new owner confirms with Redis (and its replicas) first
+     */
+    GrantInbox(RedisMessageListenerContainer container, boolean ownsContainer, String channel, boolean trusted) {
         this.container = container;
+        this.trusted = trusted;
         this.ownsContainer = ownsContainer;
         this.channel = new ChannelTopic(channel);
         this.subscriber = new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), runnable -> {
@@ -52,12 +58,14 @@ final class GrantInbox implements MessageListener, AutoCloseable {
     }
 
     /** Whether the channel is subscribed. */
-    boolean listening() {
+    @Override
+    public boolean listening() {
         return subscribed;
     }
 
     /** Subscribes the channel unless it is subscribed or being subscribed; completes once it is. */
-    synchronized CompletableFuture<Void> listen() {
+    @Override
+    public synchronized CompletableFuture<Void> listen() {
         if (subscription == null || subscription.isCompletedExceptionally()) {
             subscription = CompletableFuture.runAsync(() -> container.addMessageListener(this, channel), subscriber);
             subscription.whenComplete((done, failure) -> {
@@ -72,10 +80,16 @@ final class GrantInbox implements MessageListener, AutoCloseable {
         return subscription;
     }
 
-    /** Calls {@code onGrant} if a lock is handed to {@code token}, until closed. */
-    LockStore.Subscription await(String token, Consumer<Grant> onGrant) {
+    /** Calls {@code onGrant} if a lock is handed to {@code token}, until closed (tokens are unique across names). */
+    @Override
+    public Subscription await(String name, String token, Consumer<Grant> onGrant) {
         waiters.put(token, onGrant);
         return () -> waiters.remove(token, onGrant);
+    }
+
+    @Override
+    public boolean trusted() {
+        return trusted;
     }
 
     @Override

@@ -142,7 +142,8 @@ public final class RedisLockRegistry extends StoreLockRegistry {
         private RedisLockStore createStore(RedisKeys keys) {
             boolean ownContainer = listenerContainer == null;
             RedisMessageListenerContainer container = ownContainer ? newContainer() : listenerContainer;
-            GrantInbox inbox = new GrantInbox(container, ownContainer, keys.inbox(UUID.randomUUID().toString()));
+            GrantInbox inbox = new GrantInbox(container, ownContainer, keys.inbox(UUID.randomUUID().toString()),
+                    !replicaAcks.enabled());
             return new RedisLockStore(connectionFactory, keys, inbox, fenceRetention.toMillis(), replicaAcks);
         }
 

@@ -1,18 +1,17 @@
 package dev.distlock.redis;
 
-import dev.distlock.core.support.AcquireResult;
-import dev.distlock.core.support.Grant;
-import dev.distlock.core.support.LockSnapshot;
-import dev.distlock.core.support.LockStore;
+import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.HandOffNotices;
+import dev.distlock.core.spi.LockSnapshot;
+import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.StoreFailure;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -165,16 +164,10 @@ final class RedisLockStore implements LockStore {
                 bytes(Long.toString(fencingToken)), fenceRetentionMillis) == 1L;
     }
 
-    /** With replica acknowledgement on, a hand-off notice is not enough: the new owner confirms with Redis first. */
-    @Override
-    public boolean trustsNotices() {
-        return !acks.enabled();
-    }
-
     @Override
     public long remainingLeaseMillis(String name, String token) {
         long pttl = LockScripts.REMAINING.<Long>run(redis, 1, bytes(keys.lock(name)), bytes(token));
-        return pttl == -1 ? Long.MAX_VALUE : pttl;
+        return leaseLeft(pttl);
     }
 
     @Override
@@ -189,7 +182,7 @@ final class RedisLockStore implements LockStore {
         List<?> reply = LockScripts.INSPECT.run(redis, 4, lockKeys(name));
         String owner = new String((byte[]) reply.get(0), StandardCharsets.UTF_8);
         return new LockSnapshot(owner.isEmpty() ? null : owner, ((Number) reply.get(1)).longValue(),
-                Math.max(((Number) reply.get(2)).longValue(), owner.isEmpty() ? 0 : -1),
+                owner.isEmpty() ? 0 : leaseLeft(((Number) reply.get(2)).longValue()),
                 ((Number) reply.get(3)).intValue());
     }
 
@@ -217,51 +210,34 @@ final class RedisLockStore implements LockStore {
     }
 
     /**
-     * Redis's replies that mean "try again soon" (a slot migrating or moved, a cluster or primary down, a
-     * replica promoted or loading, too few replicas, a busy script), and lost or timed-out connections.
+     * Redis's replies that mean "try again soon" (a slot migrating or moved, a cluster or primary down, a replica
+     * promoted or loading, a busy script) were refused without running; too few replicas (the command ran) and lost
+     * or timed-out connections leave the command in doubt.
      */
     @Override
-    public boolean isTransient(RuntimeException failure) {
+    public StoreFailure classify(RuntimeException failure) {
+        StoreFailure kind = StoreFailure.PERMANENT;
         Throwable cause = failure;
         for (int depth = 0; cause != null && depth < 32; depth++, cause = cause.getCause()) {
             String message = cause.getMessage() != null ? cause.getMessage() : "";
             String type = cause.getClass().getSimpleName();
+            if (TRANSIENT_REPLY.matcher(message).lookingAt() && !message.startsWith("NOREPLICAS")) {
+                return StoreFailure.REFUSED;
+            }
             if (TRANSIENT_REPLY.matcher(message).lookingAt() || cause instanceof java.io.IOException
                     || cause instanceof java.util.concurrent.TimeoutException || type.contains("Timeout")
                     || type.contains("ConnectionFailure") || type.contains("Redirect")
                     || type.equals("RedisConnectionException") || type.equals("JedisConnectionException")
                     || CONNECTION_LOST.matcher(message).find()) {
-                return true;
+                kind = StoreFailure.IN_DOUBT;
             }
         }
-        return false;
+        return kind;
     }
 
     @Override
-    public boolean wasRefused(RuntimeException failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            String message = cause.getMessage() != null ? cause.getMessage() : "";
-            // NOREPLICAS: the command ran, only too few replicas acknowledged it
-            if (TRANSIENT_REPLY.matcher(message).lookingAt() && !message.startsWith("NOREPLICAS")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    @Override
-    public CompletableFuture<Void> listen() {
-        return inbox.listen();
-    }
-
-    @Override
-    public boolean listening() {
-        return inbox.listening();
-    }
-
-    @Override
-    public Subscription onGrant(String name, String token, Consumer<Grant> onGrant) {
-        return inbox.await(token, onGrant);
+    public HandOffNotices handOffs() {
+        return inbox;
     }
 
     @Override
@@ -323,7 +299,12 @@ final class RedisLockStore implements LockStore {
         long serverMillis = ((Number) reply.get(2)).longValue();
         return ((Number) reply.get(0)).intValue() == 1
                 ? AcquireResult.acquired(value, serverMillis)
-                : AcquireResult.busy(value, serverMillis);
+                : AcquireResult.busy(leaseLeft(value), serverMillis);
+    }
+
+    /** A {@code PTTL} reply in the store's terms: -1 (a key without expiry) never expires; -2 (no key) stays negative. */
+    private static long leaseLeft(long pttl) {
+        return pttl == -1 ? NEVER_EXPIRES : pttl;
     }
 
     private static byte[] bytes(String value) {

@@ -2,7 +2,7 @@ package dev.distlock.redis;
 
 import dev.distlock.core.Lease;
 import dev.distlock.core.support.LockNames;
-import dev.distlock.core.support.LockStore;
+import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
@@ -32,7 +32,7 @@ public final class RedisLockStores {
         Objects.requireNonNull(connectionFactory, "connectionFactory");
         RedisKeys keys = new RedisKeys(keyPrefix);
         GrantInbox unheard = new GrantInbox(new RedisMessageListenerContainer(), false,
-                keys.inbox(UUID.randomUUID().toString()));
+                keys.inbox(UUID.randomUUID().toString()), true);
         return new RedisLockStore(connectionFactory, keys, unheard,
                 Lease.checkedMillis(fenceRetention, "fenceRetention", false));
     }

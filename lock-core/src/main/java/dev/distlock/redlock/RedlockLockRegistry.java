@@ -1,7 +1,7 @@
 package dev.distlock.redlock;
 
 import dev.distlock.core.Lease;
-import dev.distlock.core.support.LockStore;
+import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.support.StoreLockRegistry;
 import dev.distlock.redis.RedisLockStores;
 import java.time.Duration;

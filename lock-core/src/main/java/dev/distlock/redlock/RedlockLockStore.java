@@ -1,10 +1,11 @@
 package dev.distlock.redlock;
 
 import dev.distlock.core.LockBackendException;
-import dev.distlock.core.support.AcquireResult;
+import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.support.HoldClock;
-import dev.distlock.core.support.LockSnapshot;
-import dev.distlock.core.support.LockStore;
+import dev.distlock.core.spi.LockSnapshot;
+import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.StoreFailure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -189,13 +190,14 @@ final class RedlockLockStore implements LockStore {
                 .filter(map -> !map.isEmpty()).findFirst().orElse(Map.of());
     }
 
-    /** Too few answers is worth another try within the wait: nodes come back, slow ones answer. */
+    /**
+     * Too few answers is worth another try within the wait (nodes come back, slow ones answer), but always in doubt:
+     * a quorum failure says nothing of the nodes that did not answer.
+     */
     @Override
-    public boolean isTransient(RuntimeException failure) {
-        return failure instanceof QuorumException;
+    public StoreFailure classify(RuntimeException failure) {
+        return failure instanceof QuorumException ? StoreFailure.IN_DOUBT : StoreFailure.PERMANENT;
     }
-
-    // wasRefused stays false: a quorum failure says nothing of the nodes that did not answer
 
     @Override
     public void close() {

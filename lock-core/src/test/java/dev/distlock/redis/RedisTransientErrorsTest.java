@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
+import dev.distlock.core.spi.StoreFailure;
 import java.net.SocketException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,7 +21,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 class RedisTransientErrorsTest {
 
     private final RedisLockStore store = new RedisLockStore(null, new RedisKeys("distlock"),
-            new GrantInbox(new RedisMessageListenerContainer(), false, "distlock:granted:test"), 1000);
+            new GrantInbox(new RedisMessageListenerContainer(), false, "distlock:granted:test", true), 1000);
 
     @ParameterizedTest
     @ValueSource(strings = {"TRYAGAIN Multiple keys request during rehashing of slot", "MOVED 3999 127.0.0.1:6381",
@@ -28,21 +29,41 @@ class RedisTransientErrorsTest {
             "LOADING Redis is loading the dataset in memory", "READONLY You can't write against a read only replica.",
             "NOREPLICAS Not enough good replicas to write.", "BUSY Redis is busy running a script."})
     void redisRepliesThatMeanTryAgainSoonAreTransientWhateverTheClientWrapsThemIn(String reply) {
-        assertThat(store.isTransient(new RedisSystemException("Error in execution",
-                new RedisCommandExecutionException(reply)))).as(reply).isTrue();
-        assertThat(store.isTransient(new RedisSystemException("Error in execution", new JedisDataException(reply))))
+        assertThat(store.classify(new RedisSystemException("Error in execution",
+                new RedisCommandExecutionException(reply))).isTransient()).as(reply).isTrue();
+        assertThat(store.classify(new RedisSystemException("Error in execution", new JedisDataException(reply))).isTransient())
                 .as(reply).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"TRYAGAIN Multiple keys request during rehashing of slot", "MOVED 3999 127.0.0.1:6381",
+            "CLUSTERDOWN The cluster is down", "LOADING Redis is loading the dataset in memory"})
+    void repliesThatRefuseACommandWithoutRunningItAreRefusals(String reply) {
+        assertThat(store.classify(new RedisSystemException("Error in execution",
+                new RedisCommandExecutionException(reply)))).as(reply).isEqualTo(StoreFailure.REFUSED);
+    }
+
+    @Test
+    void tooFewReplicasLostConnectionsAndTimeoutsLeaveTheCommandInDoubt() {
+        assertThat(store.classify(new RedisSystemException("Error in execution",
+                new RedisCommandExecutionException("NOREPLICAS Not enough good replicas to write."))))
+                .isEqualTo(StoreFailure.IN_DOUBT);
+        assertThat(store.classify(new QueryTimeoutException("Redis command timed out",
+                new RedisCommandTimeoutException("Command timed out after 1 second(s)"))))
+                .isEqualTo(StoreFailure.IN_DOUBT);
+        assertThat(store.classify(new IllegalStateException("x", new SocketException("Connection reset"))))
+                .isEqualTo(StoreFailure.IN_DOUBT);
     }
 
     @Test
     void lostConnectionsAndTimeoutsAreTransient() {
-        assertThat(store.isTransient(new RedisConnectionFailureException("Unable to connect",
-                new RedisConnectionException("Connection refused")))).isTrue();
-        assertThat(store.isTransient(new QueryTimeoutException("Redis command timed out",
-                new RedisCommandTimeoutException("Command timed out after 1 second(s)")))).isTrue();
-        assertThat(store.isTransient(new RedisConnectionFailureException("x", new JedisConnectionException("x"))))
+        assertThat(store.classify(new RedisConnectionFailureException("Unable to connect",
+                new RedisConnectionException("Connection refused"))).isTransient()).isTrue();
+        assertThat(store.classify(new QueryTimeoutException("Redis command timed out",
+                new RedisCommandTimeoutException("Command timed out after 1 second(s)"))).isTransient()).isTrue();
+        assertThat(store.classify(new RedisConnectionFailureException("x", new JedisConnectionException("x"))).isTransient())
                 .isTrue();
-        assertThat(store.isTransient(new IllegalStateException("x", new SocketException("Connection reset"))))
+        assertThat(store.classify(new IllegalStateException("x", new SocketException("Connection reset"))).isTransient())
                 .isTrue();
     }
 
@@ -52,7 +73,7 @@ class RedisTransientErrorsTest {
             "WRONGTYPE Operation against a key holding the wrong kind of value", "ERR syntax error",
             "NOSCRIPT No matching script."})
     void refusalsAreNotTransient(String reply) {
-        assertThat(store.isTransient(new RedisSystemException("Error in execution",
-                new RedisCommandExecutionException(reply)))).as(reply).isFalse();
+        assertThat(store.classify(new RedisSystemException("Error in execution",
+                new RedisCommandExecutionException(reply))).isTransient()).as(reply).isFalse();
     }
 }

@@ -3,8 +3,8 @@ package dev.distlock.redlock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.distlock.core.support.AcquireResult;
-import dev.distlock.core.support.LockStore;
+import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.LockStore;
 import dev.distlock.memory.InMemoryLockStore;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -53,7 +53,7 @@ class RedlockLockStoreTest {
                 .isInstanceOf(RedlockLockStore.QuorumException.class)
                 .hasMessageContaining("1 of 3 nodes answered, 2 needed")
                 .hasMessageContaining("first failure: node 1 is down")
-                .satisfies(failure -> assertThat(redlock.isTransient((RuntimeException) failure)).isTrue());
+                .satisfies(failure -> assertThat(redlock.classify((RuntimeException) failure).isTransient()).isTrue());
         assertThat(nodes[0].store.isLocked("job")).as("the one node that granted it released it again").isFalse();
     }
 

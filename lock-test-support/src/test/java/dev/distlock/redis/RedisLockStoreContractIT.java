@@ -1,6 +1,6 @@
 package dev.distlock.redis;
 
-import dev.distlock.core.support.LockStore;
+import dev.distlock.core.spi.LockStore;
 import dev.distlock.test.RedisBinary;
 import dev.distlock.test.RedisServer;
 import dev.distlock.test.RedisServerExtension;
@@ -25,6 +25,11 @@ abstract class RedisLockStoreContractIT extends LockStoreContract {
         server().command("FLUSHALL");
         factory = RedisConnections.lettuce(server(), Duration.ofSeconds(5));
         return RedisLockStores.withoutNotices(factory, "distlock", Duration.ofHours(1));
+    }
+
+    @Override
+    protected void holdWithoutExpiry(String name, String token) {
+        server().command("SET", RedisLockStores.keyOf("distlock", name), token);
     }
 
     @AfterEach

@@ -3,7 +3,7 @@ package dev.distlock.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.distlock.core.support.AcquireResult;
+import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.test.RedisServer;
 import java.time.Duration;
 import java.util.List;
@@ -39,7 +39,7 @@ abstract class RedisScriptsTests {
     void connect() {
         factory = RedisConnections.lettuce(server(), Duration.ofSeconds(5));
         store = new RedisLockStore(factory, new RedisKeys("distlock"),
-                new GrantInbox(new RedisMessageListenerContainer(), false, "distlock:granted:test"), RETENTION);
+                new GrantInbox(new RedisMessageListenerContainer(), false, "distlock:granted:test", true), RETENTION);
     }
 
     @AfterEach

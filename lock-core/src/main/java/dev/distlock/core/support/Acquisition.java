@@ -1,5 +1,8 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.AcquireResult;
+
 import dev.distlock.core.ListenerContext;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
@@ -205,11 +208,12 @@ final class Acquisition {
 
     /** What an answered try means: the hold, the end of the wait, or a wait for a notice or the next poll. */
     private void handle(AcquireResult answer) throws InterruptedException {
-        if (!answer.acquired() && waits && attempt.answers() == 1 && !store.listening() && remainingNanos() > 0) {
+        if (!answer.acquired() && waits && attempt.answers() == 1 && !store.handOffs().listening()
+                && remainingNanos() > 0) {
             // a hand-off before the registry hears them would go unnoticed until the next poll: ask again once they
             // are heard, or after a poll interval
             sleep(Math.min(remainingNanos(), TimeUnit.MILLISECONDS.toNanos(registry.maxPollMillis())));
-            store.listen().whenComplete((heard, error) -> submit(this::wakeIfSleeping));
+            store.handOffs().listen().whenComplete((heard, error) -> submit(this::wakeIfSleeping));
             return;
         }
         if (answer.acquired()) {
@@ -384,7 +388,7 @@ final class Acquisition {
             interrupted = true;
             return Restart.INSTANCE;
         }
-        if (failure instanceof RuntimeException runtime && store.isTransient(runtime)) {
+        if (failure instanceof RuntimeException runtime && store.classify(runtime).isTransient()) {
             retries.failed(runtime);
             if (retries.retryWithin(remainingNanos())) {
                 return Restart.INSTANCE;

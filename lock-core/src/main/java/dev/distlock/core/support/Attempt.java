@@ -1,5 +1,10 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.Grant;
+import dev.distlock.core.spi.HandOffNotices;
+
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
@@ -15,7 +20,7 @@ final class Attempt implements Consumer<Grant> {
     private final LockStore store;
     private final LockRequest request;
     private final String token;
-    private final LockStore.Subscription subscription;
+    private final HandOffNotices.Subscription subscription;
     private final Runnable onNotice;
     private volatile Grant grant;
     /** When the last answered try was sent, the store's clock when it ran, when its answer came, and the answer. */
@@ -40,7 +45,7 @@ final class Attempt implements Consumer<Grant> {
         this.request = request;
         this.token = token;
         this.onNotice = onNotice;
-        this.subscription = onNotice != null ? store.onGrant(request.name(), token, this) : null;
+        this.subscription = onNotice != null ? store.handOffs().await(request.name(), token, this) : null;
     }
 
     @Override
@@ -155,7 +160,7 @@ final class Attempt implements Consumer<Grant> {
      */
     Hold noticeHold() {
         Grant notice = grant;
-        if (notice == null || !store.trustsNotices() || notice.serverTimeMillis() < lastServerMillis) {
+        if (notice == null || !store.handOffs().trusted() || notice.serverTimeMillis() < lastServerMillis) {
             return null;
         }
         long validUntil = HoldClock.noticeValidUntil(lastSentNanos, notice.serverTimeMillis() - lastServerMillis,

@@ -1,5 +1,7 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.spi.LockStore;
+
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;

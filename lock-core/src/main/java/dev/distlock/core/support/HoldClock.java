@@ -87,12 +87,12 @@ public final class HoldClock {
 
     /**
      * How long a waiter sleeps when no hand-off is heard: until the holder's lease runs out if that comes first
-     * ({@code holderLeaseMillis}, negative if unknown), else the poll interval less up to a tenth of jitter so
+     * ({@code holderLeaseMillis}, negative if unknown; {@link dev.distlock.core.spi.LockStore#NEVER_EXPIRES} if never), else the poll interval less up to a tenth of jitter so
      * waiters of many processes spread out.
      */
     static long pollPauseNanos(long maxPollMillis, long holderLeaseMillis) {
         long poll = maxPollMillis - ThreadLocalRandom.current().nextLong(maxPollMillis / 10 + 1);
-        long millis = holderLeaseMillis >= 0 ? Math.min(holderLeaseMillis + 1, poll) : poll;
+        long millis = holderLeaseMillis >= 0 ? Math.min(holderLeaseMillis, poll - 1) + 1 : poll;
         return TimeUnit.MILLISECONDS.toNanos(Math.max(1, millis));
     }
 

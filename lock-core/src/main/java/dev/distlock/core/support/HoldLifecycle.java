@@ -1,5 +1,8 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.StoreFailure;
+
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
@@ -94,7 +97,7 @@ final class HoldLifecycle {
             Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
                     ? wrapped.getCause() : failure;
             if (cause instanceof RuntimeException refused && attempt < StoreCalls.REFUSED_ATTEMPTS
-                    && store.wasRefused(refused) && retryLater(() -> sendRelease(hold, attempt + 1, done), attempt)) {
+                    && store.classify(refused) == StoreFailure.REFUSED && retryLater(() -> sendRelease(hold, attempt + 1, done), attempt)) {
                 return;
             }
             RuntimeException outcome = null;

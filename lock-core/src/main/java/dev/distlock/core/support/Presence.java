@@ -1,5 +1,7 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.spi.LockStore;
+
 import dev.distlock.core.LockHolder;
 import java.time.Instant;
 import java.util.concurrent.RejectedExecutionException;

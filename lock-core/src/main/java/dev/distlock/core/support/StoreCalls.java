@@ -1,5 +1,8 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.StoreFailure;
+
 import dev.distlock.core.LockBackendException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -42,7 +45,7 @@ final class StoreCalls {
                 try {
                     return call.get();
                 } catch (RuntimeException failure) {
-                    if (attempt == REFUSED_ATTEMPTS || !store.wasRefused(failure)) {
+                    if (attempt == REFUSED_ATTEMPTS || store.classify(failure) != StoreFailure.REFUSED) {
                         throw failure;
                     }
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(refusedPauseMillis(attempt)));

@@ -1,5 +1,8 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.LockSnapshot;
+
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.HeldLock;
@@ -102,7 +105,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
                 () -> presence.holderOf(snapshot.ownerToken()));
         long fence = snapshot.fencingToken();
         return new LockInfo(name, true, holder, fence, fence > 0 ? Instant.EPOCH.plus(fence, ChronoUnit.MICROS) : null,
-                snapshot.remainingLeaseMillis() < 0 ? null : Duration.ofMillis(snapshot.remainingLeaseMillis()),
+                snapshot.remainingLeaseMillis() == LockStore.NEVER_EXPIRES ? null : Duration.ofMillis(snapshot.remainingLeaseMillis()),
                 snapshot.waiting());
     }
 
@@ -317,8 +320,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         }
     }
 
-    /** Number of names this registry keeps state for: those held or waited for right now. */
-    int trackedNames() {
+    /** Number of names this registry keeps state for: those held or waited for right now (for leak checks). */
+    protected final int namesInUse() {
         return names.size();
     }
 

@@ -1,5 +1,7 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.spi.LockStore;
+
 import dev.distlock.core.LockBackendException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;

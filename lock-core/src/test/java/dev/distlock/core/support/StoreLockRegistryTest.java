@@ -22,7 +22,7 @@ class StoreLockRegistryTest {
                 lock.unlock();
                 lock.unlock();
             }
-            assertThat(((StoreLockRegistry) registry).trackedNames()).isZero();
+            assertThat(((StoreLockRegistry) registry).namesInUse()).isZero();
             assertThat(registry.store().heldNames()).isEmpty();
         }
     }

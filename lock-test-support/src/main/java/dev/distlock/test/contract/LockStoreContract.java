@@ -2,9 +2,9 @@ package dev.distlock.test.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.distlock.core.support.AcquireResult;
-import dev.distlock.core.support.LockSnapshot;
-import dev.distlock.core.support.LockStore;
+import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.LockSnapshot;
+import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -48,6 +48,12 @@ public abstract class LockStoreContract {
     void closeStore() {
         store.close();
     }
+
+    /**
+     * Makes {@code token} the owner of {@code name} without expiry, behind the store's back, as an outsider (a
+     * tool, a script) writing the backend directly would.
+     */
+    protected abstract void holdWithoutExpiry(String name, String token);
 
     /** The store under test. */
     protected LockStore store() {
@@ -201,6 +207,19 @@ public abstract class LockStoreContract {
 
         assertThat(store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT).acquired()).isTrue();
         assertThat(store.tryAcquire("job", "stale", LEASE, true, WAITER_TIMEOUT).acquired()).isFalse();
+    }
+
+    @Test
+    void aLockThatNeverExpiresIsToldAsNeverExpiresWhereverALeaseIsTold() {
+        holdWithoutExpiry("job", "outsider");
+
+        AcquireResult busy = store.tryAcquire("job", "B", LEASE, false, WAITER_TIMEOUT);
+        assertThat(busy.acquired()).isFalse();
+        assertThat(busy.holderLeaseMillis()).isEqualTo(LockStore.NEVER_EXPIRES);
+        assertThat(store.inspect("job").remainingLeaseMillis()).isEqualTo(LockStore.NEVER_EXPIRES);
+        assertThat(store.remainingLeaseMillis("job", "outsider")).isEqualTo(LockStore.NEVER_EXPIRES);
+        assertThat(store.remainingLeaseMillis("job", "B")).as("not the owner").isNegative();
+        assertThat(store.inspect("free").remainingLeaseMillis()).as("free").isZero();
     }
 
     /** Polls {@code condition} until it holds, for at most ten seconds. */

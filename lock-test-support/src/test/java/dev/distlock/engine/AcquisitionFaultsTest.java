@@ -1,15 +1,15 @@
-package dev.distlock.core.support;
+package dev.distlock.engine;
 
-import static dev.distlock.core.support.Registries.PATIENCE;
-import static dev.distlock.core.support.Registries.awaitUntil;
+import static dev.distlock.engine.Registries.PATIENCE;
+import static dev.distlock.engine.Registries.awaitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockBackendException;
-import dev.distlock.core.support.Registries.Background;
-import dev.distlock.core.support.ScriptedLockStore.Call;
-import dev.distlock.core.support.ScriptedLockStore.Op;
+import dev.distlock.engine.Registries.Background;
+import dev.distlock.test.scripted.ScriptedCall;
+import dev.distlock.test.scripted.ScriptedLockStore.Op;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
+import dev.distlock.test.scripted.ScriptedLockStore;
+import dev.distlock.test.scripted.ScriptedLockRegistry;
 
 /**
  * Tries whose reply is lost, late, interrupted or sent twice: the caller gets a clear answer within one
@@ -32,8 +34,8 @@ class AcquisitionFaultsTest extends ScriptedStoreTest {
     @Test
     void anInterruptedTryThatCoincidesWithAHandOffNeverMakesTwoHolders() throws Exception {
         FencedLock holder = registries.process(events).obtain("job");
-        ScriptedRegistry interruptedProcess = registries.process(events, b -> b.maxPollInterval(Duration.ofMillis(50)));
-        ScriptedRegistry nextProcess = registries.process(events);
+        ScriptedLockRegistry interruptedProcess = registries.process(events, b -> b.maxPollInterval(Duration.ofMillis(50)));
+        ScriptedLockRegistry nextProcess = registries.process(events);
         Oracle oracle = new Oracle();
         holder.lock();
         Background<Boolean> interrupted = new Background<>("interrupted", () -> {
@@ -43,9 +45,9 @@ class AcquisitionFaultsTest extends ScriptedStoreTest {
             lock.unlock();
             return Thread.interrupted();
         });
-        awaitUntil(() -> store.backend.waitersQueued("job") == 1);
+        awaitUntil(() -> store.backend().waitersQueued("job") == 1);
         // its next poll runs (the entry stays live) but the reply hangs
-        Call poll = store.next(Op.ACQUIRE, "job").holdAfterRunning();
+        ScriptedCall poll = store.next(Op.ACQUIRE, "job").holdAfterRunning();
         Thread polling = poll.awaitEntered();
         Background<Boolean> next = new Background<>("next", () -> {
             FencedLock lock = nextProcess.obtain("job");
@@ -56,7 +58,7 @@ class AcquisitionFaultsTest extends ScriptedStoreTest {
             lock.unlock();
             return true;
         });
-        awaitUntil(() -> store.backend.waitersQueued("job") == 2);
+        awaitUntil(() -> store.backend().waitersQueued("job") == 2);
 
         holder.unlock();
         polling.interrupt();
@@ -65,7 +67,7 @@ class AcquisitionFaultsTest extends ScriptedStoreTest {
         assertThat(next.get()).isTrue();
         assertThat(oracle.maxInside()).as("holders at once").isEqualTo(1);
         assertThat(oracle.fences()).hasSize(2).isSorted().doesNotHaveDuplicates();
-        assertThat(store.backend.isLocked("job")).isFalse();
+        assertThat(store.backend().isLocked("job")).isFalse();
     }
 
     /** Issue case 7: the try took the lock, but its reply was lost. */
@@ -78,7 +80,7 @@ class AcquisitionFaultsTest extends ScriptedStoreTest {
                 .hasMessageContaining("'job'").hasMessageContaining("the reply of ACQUIRE was lost");
 
         // the backend did give the lock to that try's token: the clean-up releases it in the background
-        awaitUntil(() -> !store.backend.isLocked("job"));
+        awaitUntil(() -> !store.backend().isLocked("job"));
         assertThat(registries.process(new Events()).obtain("job").tryLock()).isTrue();
         assertThat(events.acquireFailed).singleElement()
                 .satisfies(event -> assertThat(event.error()).isInstanceOf(LockBackendException.class));
@@ -94,16 +96,16 @@ class AcquisitionFaultsTest extends ScriptedStoreTest {
         FencedLock waiter = registries.process(events, b -> b.maxPollInterval(Duration.ofMillis(20))).obtain("job");
         holder.lock();
         Background<Boolean> waiting = new Background<>("waiter", () -> waiter.tryLock(PATIENCE));
-        awaitUntil(() -> store.backend.waitersQueued("job") == 1);
+        awaitUntil(() -> store.backend().waitersQueued("job") == 1);
         store.next(Op.ACQUIRE, "job").loseReply();
 
         assertThatThrownBy(waiting::get).isInstanceOf(LockBackendException.class);
         Thread caller = waiting.thread;
         assertThat(store.callsOn(Op.LEAVE, caller) + store.callsOn(Op.ABANDON, caller)
                 + store.callsOn(Op.RELEASE, caller)).isZero();
-        awaitUntil(() -> store.backend.waitersQueued("job") == 0);
+        awaitUntil(() -> store.backend().waitersQueued("job") == 0);
         holder.unlock();
-        assertThat(store.backend.isLocked("job")).as("not handed to the failed waiter").isFalse();
+        assertThat(store.backend().isLocked("job")).as("not handed to the failed waiter").isFalse();
     }
 
     /** Issue case 7 for zero waits: a {@code tryLock()} that fails leaves nothing held either. */
@@ -112,7 +114,7 @@ class AcquisitionFaultsTest extends ScriptedStoreTest {
         FencedLock lock = registries.process(events).obtain("job");
         store.next(Op.ACQUIRE, "job").loseReply();
         assertThatThrownBy(() -> lock.tryLock(Duration.ZERO)).isInstanceOf(LockBackendException.class);
-        awaitUntil(() -> !store.backend.isLocked("job"));
+        awaitUntil(() -> !store.backend().isLocked("job"));
         assertThat(lock.tryLock()).isTrue();
         lock.unlock();
     }
@@ -137,7 +139,7 @@ class AcquisitionFaultsTest extends ScriptedStoreTest {
     @Test
     void aTransientFailureThatLastsFailsTheCallWhenTheWaitRunsOutWithWhatRedisSaid() throws Exception {
         FencedLock lock = registries.process(events).obtain("job");
-        ScriptedLockStore.Call failing = store.every(Op.ACQUIRE, "job")
+        ScriptedCall failing = store.every(Op.ACQUIRE, "job")
                 .fail(new ScriptedLockStore.TransientFailure("CLUSTERDOWN The cluster is down"));
 
         assertThatThrownBy(() -> lock.tryLock(Duration.ofMillis(300))).isInstanceOf(LockBackendException.class)
@@ -169,7 +171,7 @@ class AcquisitionFaultsTest extends ScriptedStoreTest {
 
         lock.unlock();
 
-        assertThat(store.backend.isLocked("job")).isFalse();
+        assertThat(store.backend().isLocked("job")).isFalse();
         assertThat(events.released).hasSize(1);
     }
 
@@ -183,7 +185,7 @@ class AcquisitionFaultsTest extends ScriptedStoreTest {
         assertThat(lock.fencingToken()).isPositive();
         assertThat(registries.process(new Events()).obtain("job").tryLock()).isFalse();
         lock.unlock();
-        assertThat(store.backend.isLocked("job")).isFalse();
+        assertThat(store.backend().isLocked("job")).isFalse();
     }
 
     /** Issue case 8: a release sent twice reports neither a loss nor a failure. */
@@ -212,7 +214,7 @@ class AcquisitionFaultsTest extends ScriptedStoreTest {
             }
             return acquired;
         });
-        awaitUntil(() -> store.backend.waitersQueued("job") == 1);
+        awaitUntil(() -> store.backend().waitersQueued("job") == 1);
         store.next(Op.RELEASE, "job").replay();
 
         holder.unlock();
@@ -228,14 +230,14 @@ class AcquisitionFaultsTest extends ScriptedStoreTest {
         FencedLock waiter = registries.process(events).obtain("job");
         holder.lock();
         Background<Boolean> waiting = new Background<>("waiter", () -> waiter.tryLock(PATIENCE));
-        awaitUntil(() -> store.backend.waitersQueued("job") == 1);
+        awaitUntil(() -> store.backend().waitersQueued("job") == 1);
 
         waiting.thread.interrupt();
 
         assertThatThrownBy(waiting::get).isInstanceOf(InterruptedException.class);
-        assertThat(store.backend.waitersQueued("job")).isZero();
+        assertThat(store.backend().waitersQueued("job")).isZero();
         holder.unlock();
-        assertThat(store.backend.isLocked("job")).isFalse();
+        assertThat(store.backend().isLocked("job")).isFalse();
     }
 
     /** Records who is inside and the fencing tokens, as the protected resource would. */

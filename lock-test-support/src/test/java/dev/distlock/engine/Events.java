@@ -1,4 +1,4 @@
-package dev.distlock.core.support;
+package dev.distlock.engine;
 
 import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockListener;

@@ -1,18 +1,20 @@
-package dev.distlock.core.support;
+package dev.distlock.engine;
 
-import static dev.distlock.core.support.Registries.PATIENCE;
-import static dev.distlock.core.support.Registries.awaitUntil;
+import static dev.distlock.engine.Registries.PATIENCE;
+import static dev.distlock.engine.Registries.awaitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
-import dev.distlock.core.support.ScriptedLockStore.Call;
-import dev.distlock.core.support.ScriptedLockStore.Op;
+import dev.distlock.test.scripted.ScriptedCall;
+import dev.distlock.test.scripted.ScriptedLockStore.Op;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import dev.distlock.test.scripted.ScriptedLockStore;
+import dev.distlock.test.scripted.ScriptedLockRegistry;
 
 /**
  * Non-blocking acquisitions whose tries are in flight (sent, not answered yet) while something else happens: a
@@ -35,10 +37,10 @@ class AsyncAcquisitionFaultsTest extends ScriptedStoreTest {
         FencedLock holder = registries.process(events).obtain("job");
         FencedLock waiter = registries.process(events, b -> b.maxPollInterval(Duration.ofHours(1))).obtain("job");
         holder.lock();
-        Call firstTry = store.next(Op.ACQUIRE, "job").holdAfterRunning();
+        ScriptedCall firstTry = store.next(Op.ACQUIRE, "job").holdAfterRunning();
         CompletableFuture<DetachedLock> waiting = waiter.tryLockAsync(Duration.ofHours(1)).toCompletableFuture();
         firstTry.awaitEntered();
-        awaitUntil(() -> store.backend.waitersQueued("job") == 1);
+        awaitUntil(() -> store.backend().waitersQueued("job") == 1);
 
         long holderFence = holder.fencingToken();
         holder.unlock(); // hands the lock to the waiter and notifies it, while its try is still unanswered
@@ -48,22 +50,22 @@ class AsyncAcquisitionFaultsTest extends ScriptedStoreTest {
         assertThat(held.fencingToken()).isGreaterThan(holderFence);
         assertThat(held.isHeld()).isTrue();
         held.unlock();
-        assertThat(store.backend.isLocked("job")).isFalse();
+        assertThat(store.backend().isLocked("job")).isFalse();
     }
 
     /** Cancelled while its try is in flight, and that try took the lock: the lock is given up, not kept. */
     @Test
     void cancellingWhileATryIsInFlightLeavesNothingHeld() throws Exception {
-        StoreLockRegistry registry = registries.process(events);
-        Call firstTry = store.next(Op.ACQUIRE, "job").holdAfterRunning();
+        ScriptedLockRegistry registry = registries.process(events);
+        ScriptedCall firstTry = store.next(Op.ACQUIRE, "job").holdAfterRunning();
         CompletableFuture<DetachedLock> pending = registry.obtain("job").tryLockAsync(PATIENCE).toCompletableFuture();
         firstTry.awaitEntered();
-        awaitUntil(() -> store.backend.isLocked("job")); // the try in flight took the lock; its answer is held
+        awaitUntil(() -> store.backend().isLocked("job")); // the try in flight took the lock; its answer is held
 
         assertThat(pending.cancel(true)).isTrue();
         firstTry.proceed();
 
-        awaitUntil(() -> !store.backend.isLocked("job"));
+        awaitUntil(() -> !store.backend().isLocked("job"));
         assertThat(registry.heldLocks()).isEmpty();
         assertThat(registry.trackedNames()).isZero();
         assertThat(registries.process(new Events()).obtain("job").tryLock()).isTrue();
@@ -96,6 +98,6 @@ class AsyncAcquisitionFaultsTest extends ScriptedStoreTest {
         assertThat(unlocked).failsWithin(PATIENCE).withThrowableThat()
                 .havingRootCause().withMessageContaining("no reply in time");
         assertThat(events.lost).as("a release that may have run is never a loss").isEmpty();
-        awaitUntil(() -> !store.backend.isLocked("job"));
+        awaitUntil(() -> !store.backend().isLocked("job"));
     }
 }

@@ -1,4 +1,4 @@
-package dev.distlock.core.support;
+package dev.distlock.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
+import dev.distlock.test.scripted.ScriptedLockStore;
+import dev.distlock.test.scripted.ScriptedLockRegistry;
 
 /**
  * Registries on one {@link ScriptedLockStore}, each standing for a process, closed after the test; and the
@@ -22,15 +24,15 @@ final class Registries implements AutoCloseable {
     static final Duration PATIENCE = Duration.ofSeconds(10);
 
     final ScriptedLockStore store = new ScriptedLockStore();
-    private final Deque<ScriptedRegistry> open = new ArrayDeque<>();
+    private final Deque<ScriptedLockRegistry> open = new ArrayDeque<>();
 
     /** A registry ("a process") reporting to {@code events}. */
-    ScriptedRegistry process(Events events) {
+    ScriptedLockRegistry process(Events events) {
         return process(events, UnaryOperator.identity());
     }
 
-    ScriptedRegistry process(Events events, UnaryOperator<ScriptedRegistry.Builder> settings) {
-        ScriptedRegistry registry = settings.apply(ScriptedRegistry.on(store).listener(events)).build();
+    ScriptedLockRegistry process(Events events, UnaryOperator<ScriptedLockRegistry.Builder> settings) {
+        ScriptedLockRegistry registry = settings.apply(ScriptedLockRegistry.on(store).listener(events)).build();
         open.push(registry);
         return registry;
     }

@@ -1,13 +1,12 @@
-package dev.distlock.core.support;
+package dev.distlock.core.spi;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Consumer;
 
 /**
  * The atomic operations a lock backend provides. Each method is one indivisible step in the backend; the
- * {@link StoreLockRegistry} builds waiting, re-entrancy, renewal and the local view of time on top. Every
+ * {@link dev.distlock.core.support.StoreLockRegistry} builds waiting, re-entrancy, renewal and the local view of time on top. Every
  * operation that changes or reads a hold compares the owner token first: no operation may touch a key held
  * under another token.
  *
@@ -15,7 +14,7 @@ import java.util.function.Consumer;
  * refreshed by its owner's tries; entries past their deadline are skipped and dropped by every operation
  * that looks at the queue. A release with live waiters queued does not free the lock but hands it to the
  * first of them, with a new fencing token and a short claim lease (the waiter's {@code waiterTimeout}),
- * and tells its process ({@link #onGrant}). The waiter then confirms the hold by {@link #extend extending}
+ * and tells its process (if the store offers {@linkplain #handOffs() notices}). The waiter then confirms the hold by {@link #extend extending}
  * it to its full lease, so a waiter that died while queued blocks the lock for one claim at most. A lock
  * whose lease ran out while waiters are queued goes to the first of them too, never to a newcomer.
  *
@@ -23,9 +22,13 @@ import java.util.function.Consumer;
  * idempotent for its own token: a repeated try reports the hold it made, a repeated release reports the
  * release it made (as long as nobody acquired the lock in between).
  *
- * <p>Implementations report backend failures as unchecked exceptions; the registry wraps them.
+ * <p>Implementations report backend failures as unchecked exceptions, which {@link #classify} explains to the engine;
+ * the registry wraps them.
  */
 public interface LockStore extends AutoCloseable {
+
+    /** The lease left of a lock that never expires (a key someone set without expiry), wherever a lease is told. */
+    long NEVER_EXPIRES = Long.MAX_VALUE;
 
     /**
      * Takes the lock if nobody holds it (and no live waiter is queued before the caller), with a new fencing
@@ -116,7 +119,7 @@ public interface LockStore extends AutoCloseable {
     }
 
     /**
-     * The remaining lease in milliseconds of the hold under {@code token}; {@link Long#MAX_VALUE} if it
+     * The remaining lease in milliseconds of the hold under {@code token}; {@link #NEVER_EXPIRES} if it
      * never expires, or a negative number if it is not held under the token.
      */
     long remainingLeaseMillis(String name, String token);
@@ -138,63 +141,22 @@ public interface LockStore extends AutoCloseable {
     Map<String, String> announcement(String instance);
 
     /**
-     * Starts hearing hand-offs to this registry's waiters, if it does not already; the future completes when
-     * they are heard. Never blocks the caller. The default suits a store that sends no notices (its waiters
-     * poll): there is nothing to start.
+     * How this store tells waiters that a release handed them the lock; {@link HandOffNotices#NONE} by default (its
+     * waiters poll).
      */
-    default CompletableFuture<Void> listen() {
-        return CompletableFuture.completedFuture(null);
-    }
-
-    /** Whether hand-offs to this registry's waiters are heard now; always, by default (nothing to hear). */
-    default boolean listening() {
-        return true;
+    default HandOffNotices handOffs() {
+        return HandOffNotices.NONE;
     }
 
     /**
-     * Calls {@code onGrant} when a release hands {@code name} to {@code token}, until the returned
-     * subscription is closed. Notices may be lost or late; waiters ask the store again now and then. By
-     * default nothing is ever called: a store without hand-offs.
+     * What {@code failure}, thrown by one of this store's operations, means: refused for a moment, in doubt (it may
+     * have run) or permanent. {@link StoreFailure#PERMANENT} by default.
      */
-    default Subscription onGrant(String name, String token, Consumer<Grant> onGrant) {
-        return () -> { };
-    }
-
-    /**
-     * Whether {@code failure} is worth another try soon: the backend is moving or briefly unreachable (a
-     * cluster slot in migration, a failover, a server loading its data, a connection reset, a command
-     * timeout), not refusing the command for good. Acquisitions retry such failures within their wait.
-     */
-    default boolean isTransient(RuntimeException failure) {
-        return false;
-    }
-
-    /**
-     * Whether {@code failure} is the backend's answer that the command did not run (a transient refusal such as
-     * a cluster slot in migration): sending it again at once is cheap and cannot double its effect. A timeout or
-     * a lost connection is not one: the command may have run, and its effect is only known later.
-     */
-    default boolean wasRefused(RuntimeException failure) {
-        return false;
-    }
-
-    /**
-     * Whether a hand-off notice alone makes the waiter the owner; if not (the store must confirm holds, e.g.
-     * with replicas), the waiter asks the store, which confirms the hold, before it returns.
-     */
-    default boolean trustsNotices() {
-        return true;
+    default StoreFailure classify(RuntimeException failure) {
+        return StoreFailure.PERMANENT;
     }
 
     /** Frees the store's resources. */
     @Override
     void close();
-
-    /** An active hand-off notification. */
-    interface Subscription extends AutoCloseable {
-
-        /** Stops the notifications. */
-        @Override
-        void close();
-    }
 }

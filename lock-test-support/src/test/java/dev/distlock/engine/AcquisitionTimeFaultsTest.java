@@ -1,14 +1,14 @@
-package dev.distlock.core.support;
+package dev.distlock.engine;
 
-import static dev.distlock.core.support.Registries.awaitUntil;
+import static dev.distlock.engine.Registries.awaitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
-import dev.distlock.core.support.Registries.Background;
-import dev.distlock.core.support.ScriptedLockStore.Call;
-import dev.distlock.core.support.ScriptedLockStore.Op;
-import dev.distlock.core.support.ScriptedLockStore.TransientFailure;
+import dev.distlock.engine.Registries.Background;
+import dev.distlock.test.scripted.ScriptedCall;
+import dev.distlock.test.scripted.ScriptedLockStore.Op;
+import dev.distlock.test.scripted.ScriptedLockStore.TransientFailure;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,7 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
     @Test
     void aTryWhoseReplyCameTooLateIsReleasedAndTriedAgainWithinTheWait() throws Exception {
         FencedLock lock = registries.process(events).obtain("job", Lease.fixed(Duration.ofMillis(300)));
-        Call late = store.next(Op.ACQUIRE, "job").holdAfterRunning();
+        ScriptedCall late = store.next(Op.ACQUIRE, "job").holdAfterRunning();
         Background<Boolean> locking = new Background<>("locker", () -> {
             boolean acquired = lock.tryLock(Registries.PATIENCE);
             boolean heldOnReturn = lock.isHeldByCurrentThread();
@@ -34,8 +34,8 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
             return acquired && heldOnReturn;
         });
         late.awaitEntered();
-        awaitUntil(() -> store.backend.isLocked("job")); // the try ran in the store...
-        awaitUntil(() -> !store.backend.isLocked("job")); // ...and its lease ran out while the reply was on its way
+        awaitUntil(() -> store.backend().isLocked("job")); // the try ran in the store...
+        awaitUntil(() -> !store.backend().isLocked("job")); // ...and its lease ran out while the reply was on its way
 
         late.proceed();
 
@@ -48,11 +48,11 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
     @Test
     void aSingleTryWhoseReplyCameTooLateReturnsFalseAndLeavesNothingLocked() throws Exception {
         FencedLock lock = registries.process(events).obtain("job", Lease.fixed(Duration.ofMillis(300)));
-        Call late = store.next(Op.ACQUIRE, "job").holdAfterRunning();
+        ScriptedCall late = store.next(Op.ACQUIRE, "job").holdAfterRunning();
         Background<Boolean> trying = new Background<>("tryer", lock::tryLock);
         late.awaitEntered();
-        awaitUntil(() -> store.backend.isLocked("job"));
-        awaitUntil(() -> !store.backend.isLocked("job"));
+        awaitUntil(() -> store.backend().isLocked("job"));
+        awaitUntil(() -> !store.backend().isLocked("job"));
         // meanwhile someone else took the lock: the late reply must not count as this caller's
         FencedLock other = registries.process(new Events()).obtain("job", Lease.fixed(Duration.ofSeconds(30)));
         assertThat(other.tryLock()).isTrue();
@@ -61,7 +61,7 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
 
         assertThat(trying.get()).isFalse();
         assertThat(events.lost).isEmpty();
-        assertThat(store.backend.inspect("job").ownerToken()).as("the other holder's key is untouched").isNotNull();
+        assertThat(store.backend().inspect("job").ownerToken()).as("the other holder's key is untouched").isNotNull();
         other.unlock();
     }
 
@@ -77,7 +77,7 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
 
         assertThat(store.calls(Op.ACQUIRE, "job") - before).as("the first try only").isOne();
         assertThat(store.calls(Op.LEAVE, "job")).isOne();
-        assertThat(store.backend.inspect("job").waiting()).isZero();
+        assertThat(store.backend().inspect("job").waiting()).isZero();
         holder.unlock();
     }
 
@@ -87,7 +87,7 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
         FencedLock holder = heldByAnotherProcess();
         FencedLock lock = waiterPolling(Duration.ofMillis(50));
         store.next(Op.ACQUIRE, "job").runFirst(() -> { }); // the first try goes through: the name is held
-        Call hanging = store.next(Op.ACQUIRE, "job").holdBeforeRunning();
+        ScriptedCall hanging = store.next(Op.ACQUIRE, "job").holdBeforeRunning();
         long start = System.nanoTime();
         Background<Boolean> trying = new Background<>("tryer", () -> lock.tryLock(Duration.ofMillis(300)));
         hanging.awaitEntered();
@@ -97,7 +97,7 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
 
         assertThat(trying.get()).isFalse();
         assertThat(store.calls(Op.LEAVE, "job")).as("no command after the late answer").isZero();
-        awaitUntil(() -> store.backend.inspect("job").waiting() == 0);
+        awaitUntil(() -> store.backend().inspect("job").waiting() == 0);
         holder.unlock();
     }
 
@@ -122,7 +122,7 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
     @Test
     void aRefusalThatLastsIsReportedOnceWhileLockKeepsWaiting() throws Exception {
         FencedLock lock = registries.process(events).obtain("job");
-        Call refusing = store.every(Op.ACQUIRE, "job")
+        ScriptedCall refusing = store.every(Op.ACQUIRE, "job")
                 .fail(new TransientFailure("READONLY You can't write against a read only replica."));
         Background<Boolean> locking = new Background<>("locker", () -> {
             lock.lock();

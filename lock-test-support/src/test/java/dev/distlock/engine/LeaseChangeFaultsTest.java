@@ -1,6 +1,6 @@
-package dev.distlock.core.support;
+package dev.distlock.engine;
 
-import static dev.distlock.core.support.Registries.awaitUntil;
+import static dev.distlock.engine.Registries.awaitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,12 +9,13 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockLostException;
-import dev.distlock.core.support.ScriptedLockStore.Call;
-import dev.distlock.core.support.ScriptedLockStore.CommandTimeout;
-import dev.distlock.core.support.ScriptedLockStore.Op;
+import dev.distlock.test.scripted.ScriptedCall;
+import dev.distlock.test.scripted.ScriptedLockStore.CommandTimeout;
+import dev.distlock.test.scripted.ScriptedLockStore.Op;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import dev.distlock.test.scripted.ScriptedLockRegistry;
 
 /**
  * Where {@code extend}, renewals and release meet the holder's belief (the engine issue's cases 1 to 4): the
@@ -46,7 +47,7 @@ class LeaseChangeFaultsTest extends ScriptedStoreTest {
     @Test
     void aRenewalThatArrivesAfterAnExtendNeverCutsItsLeaseBack() throws Exception {
         FencedLock lock = registries.process(events).obtain("job", Lease.renewed(Duration.ofMillis(300)));
-        Call renewal = store.next(Op.EXTEND, "job").holdBeforeRunning();
+        ScriptedCall renewal = store.next(Op.EXTEND, "job").holdBeforeRunning();
         lock.lock();
         renewal.awaitEntered();
 
@@ -54,7 +55,7 @@ class LeaseChangeFaultsTest extends ScriptedStoreTest {
         renewal.proceed();
         renewal.awaitDone();
 
-        long remaining = store.backend.remainingLeaseMillis("job", store.backend.inspect("job").ownerToken());
+        long remaining = store.backend().remainingLeaseMillis("job", store.backend().inspect("job").ownerToken());
         assertThat(remaining).as("the lease the extend set").isGreaterThan(50_000);
         assertThat(lock.remainingLease()).isGreaterThan(Duration.ofSeconds(50));
         lock.unlock();
@@ -72,7 +73,7 @@ class LeaseChangeFaultsTest extends ScriptedStoreTest {
                 .hasMessageContaining("retried in the background").hasMessageContaining("timed out");
 
         assertThat(store.calls(Op.RELEASE, "job")).as("sent by the caller").isOne();
-        awaitUntil(() -> !store.backend.isLocked("job"));
+        awaitUntil(() -> !store.backend().isLocked("job"));
         assertThat(events.lost).isEmpty();
     }
 
@@ -84,7 +85,7 @@ class LeaseChangeFaultsTest extends ScriptedStoreTest {
     void aReleaseWhoseReplyWasLostIsNeverReportedLost() throws Exception {
         FencedLock lock = registries.process(events).obtain("job");
         lock.lock();
-        ScriptedRegistry other = registries.process(new Events());
+        ScriptedLockRegistry other = registries.process(new Events());
         AtomicBoolean takenOver = new AtomicBoolean();
         Runnable takeOver = () -> {
             if (!takenOver.get()) {
@@ -101,13 +102,13 @@ class LeaseChangeFaultsTest extends ScriptedStoreTest {
         awaitUntil(() -> store.calls(Op.ABANDON, "job") + store.calls(Op.RELEASE, "job") >= 2);
 
         assertThat(events.lost).isEmpty();
-        assertThat(store.backend.isLocked("job")).as("the other process keeps it").isTrue();
+        assertThat(store.backend().isLocked("job")).as("the other process keeps it").isTrue();
     }
 
     /** Case 9: closing twice or more is harmless, also with holds open (each name has its local gate). */
     @Test
     void closeIsIdempotent() {
-        ScriptedRegistry registry = registries.process(events);
+        ScriptedLockRegistry registry = registries.process(events);
         registry.obtain("job").lock();
         for (int i = 0; i < 4; i++) {
             assertThatCode(registry::close).as("close #" + (i + 1)).doesNotThrowAnyException();

@@ -1,12 +1,12 @@
-package dev.distlock.core.support;
+package dev.distlock.core.spi;
 
 /**
  * The outcome of a try ({@link LockStore#tryAcquire}, {@link LockStore#leaveQueue}).
  *
  * @param acquired whether the caller now holds the lock, with the lease it asked for
  * @param fencingToken the hold's fencing token, if acquired
- * @param holderLeaseMillis if not acquired: the current owner's remaining lease, or a negative number if it
- *        never expires or nobody holds the lock
+ * @param holderLeaseMillis if not acquired: the current owner's remaining lease ({@link LockStore#NEVER_EXPIRES} if it
+ *        never expires), or a negative number if nobody holds the lock
  * @param serverTimeMillis the backend's clock when the try ran, in milliseconds; hand-off notices carry the
  *        same clock, so a waiter can tell how long ago a hand-off happened
  */
@@ -17,7 +17,7 @@ public record AcquireResult(boolean acquired, long fencingToken, long holderLeas
         return new AcquireResult(true, fencingToken, 0, serverTimeMillis);
     }
 
-    /** Someone else holds the lock for this long (negative: without expiry, or nobody). */
+    /** Someone else holds the lock for this long ({@link LockStore#NEVER_EXPIRES}: without expiry; negative: nobody). */
     public static AcquireResult busy(long holderLeaseMillis, long serverTimeMillis) {
         return new AcquireResult(false, 0, holderLeaseMillis, serverTimeMillis);
     }

@@ -1,19 +1,20 @@
-package dev.distlock.core.support;
+package dev.distlock.engine;
 
-import static dev.distlock.core.support.Registries.PATIENCE;
-import static dev.distlock.core.support.Registries.awaitUntil;
+import static dev.distlock.engine.Registries.PATIENCE;
+import static dev.distlock.engine.Registries.awaitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
-import dev.distlock.core.support.Registries.Background;
-import dev.distlock.core.support.ScriptedLockStore.Call;
-import dev.distlock.core.support.ScriptedLockStore.Op;
+import dev.distlock.engine.Registries.Background;
+import dev.distlock.test.scripted.ScriptedCall;
+import dev.distlock.test.scripted.ScriptedLockStore.Op;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import dev.distlock.test.scripted.ScriptedLockRegistry;
 
 /**
  * Hand-offs to waiters that died, were paused or went away: a waiter that is handed the lock must confirm it
@@ -31,14 +32,14 @@ class HandOffFaultsTest extends ScriptedStoreTest {
         FencedLock holder = process().obtain("job");
         holder.lock();
         // the dead waiter asked for a 60 s lease; its process froze in its next poll and never answers again
-        Call frozen = store.every(Op.ACQUIRE, "job").holdBeforeRunning();
+        ScriptedCall frozen = store.every(Op.ACQUIRE, "job").holdBeforeRunning();
         Background<Boolean> dead = new Background<>("dead", () ->
                 process().obtain("job", Lease.fixed(Duration.ofSeconds(60))).tryLock(Duration.ofMinutes(5)));
         frozen.awaitEntered();
         frozen.disarm();
         FencedLock next = process().obtain("job");
         Background<Long> nextWaiter = new Background<>("next", () -> next.tryLock(PATIENCE) ? next.fencingToken() : -1);
-        awaitUntil(() -> store.backend.waitersQueued("job") >= 1);
+        awaitUntil(() -> store.backend().waitersQueued("job") >= 1);
 
         long released = System.nanoTime();
         holder.unlock();
@@ -54,15 +55,15 @@ class HandOffFaultsTest extends ScriptedStoreTest {
     void aWaiterWhoseEntryWentStaleIsSkippedByTheRelease() throws Exception {
         FencedLock holder = process().obtain("job");
         holder.lock();
-        Call frozen = store.every(Op.ACQUIRE, "job").holdBeforeRunning();
+        ScriptedCall frozen = store.every(Op.ACQUIRE, "job").holdBeforeRunning();
         Background<Boolean> dead = new Background<>("dead", () -> process().obtain("job").tryLock(Duration.ofMinutes(5)));
         frozen.awaitEntered();
         frozen.disarm();
-        awaitUntil(() -> store.backend.waitersQueued("job") == 0);
+        awaitUntil(() -> store.backend().waitersQueued("job") == 0);
 
         holder.unlock();
 
-        assertThat(store.backend.isLocked("job")).as("not handed to the dead waiter").isFalse();
+        assertThat(store.backend().isLocked("job")).as("not handed to the dead waiter").isFalse();
         assertThat(process().obtain("job").tryLock()).isTrue();
         frozen.proceed();
     }
@@ -95,10 +96,10 @@ class HandOffFaultsTest extends ScriptedStoreTest {
             paused.unlock();
             return fence;
         });
-        awaitUntil(() -> store.backend.waitersQueued("job") == 1);
+        awaitUntil(() -> store.backend().waitersQueued("job") == 1);
         // the paused process: it hears nothing and its next poll does not get out
         store.holdNotices();
-        Call stalledPoll = store.next(Op.ACQUIRE, "job").holdBeforeRunning();
+        ScriptedCall stalledPoll = store.next(Op.ACQUIRE, "job").holdBeforeRunning();
         stalledPoll.awaitEntered();
         FencedLock other = process().obtain("job");
         CountDownLatch otherHolds = new CountDownLatch(1);
@@ -122,7 +123,7 @@ class HandOffFaultsTest extends ScriptedStoreTest {
             store.deliverNotices();
             stalledPoll.proceed();
         } else {
-            Call nextPoll = store.next(Op.ACQUIRE, "job").holdBeforeRunning();
+            ScriptedCall nextPoll = store.next(Op.ACQUIRE, "job").holdBeforeRunning();
             stalledPoll.proceed();
             nextPoll.awaitEntered(); // the stalled poll was answered (busy): the waiter sleeps, then polls again
             store.deliverNotices();
@@ -153,11 +154,11 @@ class HandOffFaultsTest extends ScriptedStoreTest {
             }
             return acquired;
         });
-        awaitUntil(() -> store.backend.waitersQueued("job") == 1);
+        awaitUntil(() -> store.backend().waitersQueued("job") == 1);
         // the first waiter's next poll is late, so the newcomer finds the lease run out before it does
-        Call latePoll = store.next(Op.ACQUIRE, "job").holdBeforeRunning();
+        ScriptedCall latePoll = store.next(Op.ACQUIRE, "job").holdBeforeRunning();
         latePoll.awaitEntered();
-        awaitUntil(() -> !store.backend.heldNames().contains("job"));
+        awaitUntil(() -> !store.backend().heldNames().contains("job"));
 
         FencedLock newcomer = process().obtain("job");
         assertThat(newcomer.tryLock()).as("the newcomer does not jump the queue").isFalse();
@@ -198,7 +199,7 @@ class HandOffFaultsTest extends ScriptedStoreTest {
             waiter.unlock();
             return left;
         });
-        awaitUntil(() -> store.backend.waitersQueued("job") == 1);
+        awaitUntil(() -> store.backend().waitersQueued("job") == 1);
 
         holder.unlock();
         assertThat(holding.await(20, TimeUnit.SECONDS)).isTrue();
@@ -214,23 +215,23 @@ class HandOffFaultsTest extends ScriptedStoreTest {
     void closingARegistryWithdrawsItsWaiters() throws Exception {
         FencedLock holder = process().obtain("job");
         holder.lock();
-        ScriptedRegistry closing = process();
+        ScriptedLockRegistry closing = process();
         Background<Boolean> waiting = new Background<>("waiter", () -> {
             closing.obtain("job").lock();
             return true;
         });
-        awaitUntil(() -> store.backend.waitersQueued("job") == 1);
+        awaitUntil(() -> store.backend().waitersQueued("job") == 1);
 
         closing.close();
 
         assertThatThrownBy(waiting::get).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("'job'").hasMessageContaining("registry was closed");
-        assertThat(store.backend.waitersQueued("job")).isZero();
+        assertThat(store.backend().waitersQueued("job")).isZero();
         holder.unlock();
-        assertThat(store.backend.isLocked("job")).isFalse();
+        assertThat(store.backend().isLocked("job")).isFalse();
     }
 
-    private ScriptedRegistry process() {
+    private ScriptedLockRegistry process() {
         return registries.process(events, b -> b.maxPollInterval(POLL));
     }
 }

@@ -1,19 +1,20 @@
-package dev.distlock.core.support;
+package dev.distlock.engine;
 
-import static dev.distlock.core.support.Registries.awaitUntil;
-import static dev.distlock.core.support.Registries.inOtherThread;
+import static dev.distlock.engine.Registries.awaitUntil;
+import static dev.distlock.engine.Registries.inOtherThread;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockLostException;
-import dev.distlock.core.support.ScriptedLockStore.Call;
-import dev.distlock.core.support.ScriptedLockStore.Op;
+import dev.distlock.test.scripted.ScriptedCall;
+import dev.distlock.test.scripted.ScriptedLockStore.Op;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import dev.distlock.test.scripted.ScriptedLockRegistry;
 
 /**
  * A hold is trusted until a local deadline, and only that long: a fixed lease or renewals that cannot reach
@@ -25,7 +26,7 @@ class HoldDeadlineTest extends ScriptedStoreTest {
     /** Issue case 3: a fixed lease ran out and the same thread tried again. */
     @Test
     void aFixedLeaseThatRanOutIsLostAtOnceAndTheThreadCannotReenterIt() throws Exception {
-        ScriptedRegistry registry = registries.process(events);
+        ScriptedLockRegistry registry = registries.process(events);
         FencedLock lock = registry.obtain("job", Lease.fixed(Duration.ofMillis(200)));
         lock.lock();
         long fence = lock.fencingToken();
@@ -55,8 +56,8 @@ class HoldDeadlineTest extends ScriptedStoreTest {
      */
     @Test
     void aHangingRenewalNeitherBlocksQuestionsNorOtherRenewalsAndTheHoldEndsAtItsDeadline() throws Exception {
-        ScriptedRegistry registry = registries.process(events);
-        Call hanging = store.every(Op.EXTEND, "stuck").holdBeforeRunning();
+        ScriptedLockRegistry registry = registries.process(events);
+        ScriptedCall hanging = store.every(Op.EXTEND, "stuck").holdBeforeRunning();
         FencedLock stuck = registry.obtain("stuck", Lease.renewed(Duration.ofMillis(600)));
         CountDownLatch healthyChecked = new CountDownLatch(1);
         Registries.Background<Boolean> healthy = new Registries.Background<>("healthy", () -> {
@@ -100,7 +101,7 @@ class HoldDeadlineTest extends ScriptedStoreTest {
     /** Issue case 2: {@code extend} to a shorter lease on a renewed hold. */
     @Test
     void extendToAShorterLeaseRenewsByTheNewLeaseAndMovesTheDeadline() throws Exception {
-        ScriptedRegistry registry = registries.process(events);
+        ScriptedLockRegistry registry = registries.process(events);
         FencedLock lock = registry.obtain("job", Lease.renewed(Duration.ofSeconds(3)));
         lock.lock();
 
@@ -114,7 +115,7 @@ class HoldDeadlineTest extends ScriptedStoreTest {
         assertThat(lock.remainingLease()).isPositive().isLessThanOrEqualTo(Duration.ofMillis(300));
 
         // and the deadline is the new lease's: with renewals hanging the hold ends within 300 ms, not 3 s
-        Call hanging = store.every(Op.EXTEND, "job").holdBeforeRunning();
+        ScriptedCall hanging = store.every(Op.EXTEND, "job").holdBeforeRunning();
         long hangingSince = System.nanoTime();
         assertThat(events.awaitLoss(10)).isTrue();
         assertThat(Duration.ofNanos(System.nanoTime() - hangingSince)).isLessThan(Duration.ofSeconds(3));
@@ -125,7 +126,7 @@ class HoldDeadlineTest extends ScriptedStoreTest {
 
     @Test
     void aFailedRenewalIsTriedAgainSoonNotAPeriodLater() throws Exception {
-        ScriptedRegistry registry = registries.process(events);
+        ScriptedLockRegistry registry = registries.process(events);
         FencedLock lock = registry.obtain("job", Lease.renewed(Duration.ofMillis(1200)));
         store.next(Op.EXTEND, "job").fail(new IllegalStateException("connection reset"));
         store.next(Op.EXTEND, "job").fail(new IllegalStateException("connection reset"));
@@ -144,15 +145,15 @@ class HoldDeadlineTest extends ScriptedStoreTest {
 
     @Test
     void unlockDoesNotWaitForARenewalInFlightAndItsLateAnswerChangesNothing() throws Exception {
-        ScriptedRegistry registry = registries.process(events);
-        Call renewal = store.next(Op.EXTEND, "job").holdAfterRunning();
+        ScriptedLockRegistry registry = registries.process(events);
+        ScriptedCall renewal = store.next(Op.EXTEND, "job").holdAfterRunning();
         FencedLock lock = registry.obtain("job", Lease.renewed(Duration.ofMillis(300)));
         lock.lock();
         renewal.awaitEntered();
 
         lock.unlock();
 
-        assertThat(store.backend.isLocked("job")).isFalse();
+        assertThat(store.backend().isLocked("job")).isFalse();
         assertThat(events.released).hasSize(1);
         renewal.proceed();
         FencedLock next = registries.process(new Events()).obtain("job");
@@ -163,7 +164,7 @@ class HoldDeadlineTest extends ScriptedStoreTest {
 
     @Test
     void aDetachedHoldEndsAtItsDeadlineToo() throws Exception {
-        ScriptedRegistry registry = registries.process(events);
+        ScriptedLockRegistry registry = registries.process(events);
         FencedLock lock = registry.obtain("job", Lease.fixed(Duration.ofMillis(150)));
         lock.lock();
         var detached = lock.detach();

@@ -1,4 +1,4 @@
-package dev.distlock.core.support;
+package dev.distlock.core.spi;
 
 /**
  * A hand-off notice: a release gave the lock to a waiter.

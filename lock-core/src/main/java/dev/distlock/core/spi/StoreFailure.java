@@ -1,0 +1,31 @@
+package dev.distlock.core.spi;
+
+/**
+ * What a failed store command means ({@link LockStore#classify}): the one fact the engine's retries turn on.
+ * An acquisition tries a {@linkplain #isTransient() transient} failure again with a fresh token within its wait;
+ * a release is sent again at once only when the store {@linkplain #REFUSED refused} it; anything else reaches the
+ * caller.
+ */
+public enum StoreFailure {
+
+    /**
+     * The store refused the command without running it, for a moment (a cluster slot in migration, a failover in
+     * progress): sending it again soon is cheap and cannot double its effect.
+     */
+    REFUSED,
+
+    /**
+     * The store is moving or briefly unreachable and the command may have run (a command timeout, a lost
+     * connection, too few replicas acknowledged a write): worth another try with a new token, but its effect is
+     * known only later.
+     */
+    IN_DOUBT,
+
+    /** The store refuses the command for good (a script error, a wrong type, bad credentials). */
+    PERMANENT;
+
+    /** Whether the failure is worth another try within the caller's wait. */
+    public boolean isTransient() {
+        return this != PERMANENT;
+    }
+}

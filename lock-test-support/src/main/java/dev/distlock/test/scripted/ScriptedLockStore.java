@@ -1,0 +1,286 @@
+package dev.distlock.test.scripted;
+
+import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.StoreFailure;
+import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.Grant;
+import dev.distlock.core.spi.HandOffNotices;
+import dev.distlock.core.spi.LockSnapshot;
+
+import dev.distlock.memory.InMemoryLockStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * A {@link LockStore} whose calls can be held, failed, answered late or replayed at chosen points, over a
+ * real {@link InMemoryLockStore}: the deterministic way to reproduce an interleaving of the engine with a
+ * backend that hangs, loses replies or runs a command twice.
+ *
+ * <pre>{@code
+ * ScriptedCall renewal = store.next(Op.EXTEND, "job").holdAfterRunning();   // runs, then the reply is held back
+ * ...
+ * renewal.awaitEntered();
+ * ...                                                               // act while the renewal is in flight
+ * renewal.proceed();                                                // or renewal.failWith(...)
+ * }</pre>
+ *
+ * <p>A held call waits like a client's command does: an interrupt of the calling thread ends it with an
+ * exception whose cause is the {@link InterruptedException} (as Lettuce does). Every call is recorded with
+ * its thread, for assertions on who called what.
+ */
+public final class ScriptedLockStore implements LockStore {
+
+    /** The store operations. */
+    public enum Op { ACQUIRE, LEAVE, RELEASE, ABANDON, EXTEND, REMAINING, IS_LOCKED }
+
+
+    private final InMemoryLockStore backend;
+    private final List<ScriptedCall> armed = new CopyOnWriteArrayList<>();
+    private final List<Recorded> calls = new CopyOnWriteArrayList<>();
+    private volatile boolean noticesHeld;
+    /** The client's own threads, when tries and releases are answered asynchronously; else {@code null}. */
+    private volatile ExecutorService client;
+    private final List<Runnable> heldNotices = new ArrayList<>();
+
+    /** Scripts calls to {@code backend}. */
+    public ScriptedLockStore(InMemoryLockStore backend) {
+        this.backend = backend;
+    }
+
+    /** Scripts calls to a new in-memory store. */
+    public ScriptedLockStore() {
+        this(new InMemoryLockStore());
+    }
+
+    /** The store behind the scripts: what it holds is what the backend holds, whatever the scripts answered. */
+    public InMemoryLockStore backend() {
+        return backend;
+    }
+
+    /** Arms a script for the next call of {@code op} on any name. */
+    public ScriptedCall next(Op op) {
+        return arm(op, name -> true);
+    }
+
+    /** Arms a script for the next call of {@code op} on {@code name}. */
+    public ScriptedCall next(Op op, String name) {
+        return arm(op, name::equals);
+    }
+
+    /** Arms a script for every call of {@code op} on {@code name} until disarmed. */
+    public ScriptedCall every(Op op, String name) {
+        return arm(op, name::equals).repeating();
+    }
+
+    private ScriptedCall arm(Op op, Predicate<String> names) {
+        ScriptedCall call = new ScriptedCall(op, names, armed);
+        armed.add(call);
+        return call;
+    }
+
+    /**
+     * From now on {@link #tryAcquireAsync} and {@link #releaseAsync} are answered on a client thread of their own, as
+     * Lettuce's asynchronous API answers on its event loop: a held call leaves the command in flight while the caller
+     * goes on.
+     */
+    public void answerAsynchronously() {
+        client = Executors.newCachedThreadPool(runnable -> {
+            Thread thread = new Thread(runnable, "scripted-client");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** Keeps hand-off notices from their waiters until {@link #deliverNotices()}: a paused waiter process. */
+    public void holdNotices() {
+        noticesHeld = true;
+    }
+
+    /** Delivers the notices held back, and delivers the next ones at once. */
+    public void deliverNotices() {
+        List<Runnable> pending;
+        synchronized (heldNotices) {
+            noticesHeld = false;
+            pending = new ArrayList<>(heldNotices);
+            heldNotices.clear();
+        }
+        pending.forEach(Runnable::run);
+    }
+
+    /** How many calls of {@code op} on {@code name} were made. */
+    public long calls(Op op, String name) {
+        return calls.stream().filter(call -> call.op() == op && call.name().equals(name)).count();
+    }
+
+    /** The calls of {@code op} made on {@code thread}. */
+    public long callsOn(Op op, Thread thread) {
+        return calls.stream().filter(call -> call.op() == op && call.thread() == thread).count();
+    }
+
+    public List<Recorded> recorded() {
+        return List.copyOf(calls);
+    }
+
+    @Override
+    public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        return call(Op.ACQUIRE, name, token,
+                () -> backend.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
+    }
+
+    @Override
+    public CompletionStage<AcquireResult> tryAcquireAsync(String name, String token, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        ExecutorService threads = client;
+        return threads == null ? LockStore.super.tryAcquireAsync(name, token, leaseMillis, queue, waiterTimeoutMillis)
+                : CompletableFuture.supplyAsync(() -> tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis),
+                        threads);
+    }
+
+    @Override
+    public CompletionStage<Boolean> releaseAsync(String name, String token) {
+        ExecutorService threads = client;
+        return threads == null ? LockStore.super.releaseAsync(name, token)
+                : CompletableFuture.supplyAsync(() -> release(name, token), threads);
+    }
+
+    @Override
+    public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
+        return call(Op.LEAVE, name, token, () -> backend.leaveQueue(name, token, leaseMillis));
+    }
+
+    @Override
+    public boolean release(String name, String token) {
+        return call(Op.RELEASE, name, token, () -> backend.release(name, token));
+    }
+
+    @Override
+    public void abandon(String name, String token) {
+        call(Op.ABANDON, name, token, () -> {
+            backend.abandon(name, token);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean extend(String name, String token, long leaseMillis) {
+        return call(Op.EXTEND, name, token, () -> backend.extend(name, token, leaseMillis));
+    }
+
+    /** A renewal is scripted as {@link Op#EXTEND} too: both set the lease of a hold. */
+    @Override
+    public boolean renew(String name, String token, long leaseMillis) {
+        return call(Op.EXTEND, name, token, () -> backend.renew(name, token, leaseMillis));
+    }
+
+    @Override
+    public long remainingLeaseMillis(String name, String token) {
+        return call(Op.REMAINING, name, token, () -> backend.remainingLeaseMillis(name, token));
+    }
+
+    @Override
+    public boolean isLocked(String name) {
+        return call(Op.IS_LOCKED, name, null, () -> backend.isLocked(name));
+    }
+
+    /**
+     * Failures of this type count as transient refusals (a slot moving, a failover): the backend answered that the
+     * command did not run, as a Redis store would say.
+     */
+    public static final class TransientFailure extends IllegalStateException {
+
+        private static final long serialVersionUID = 1L;
+
+        public TransientFailure(String message) {
+            super(message);
+        }
+    }
+
+    /** A command that got no answer in time: transient, but it may have run. */
+    public static final class CommandTimeout extends IllegalStateException {
+
+        private static final long serialVersionUID = 1L;
+
+        public CommandTimeout(String message) {
+            super(message);
+        }
+    }
+
+    @Override
+    public StoreFailure classify(RuntimeException failure) {
+        if (failure instanceof TransientFailure) {
+            return StoreFailure.REFUSED;
+        }
+        return failure instanceof CommandTimeout ? StoreFailure.IN_DOUBT : StoreFailure.PERMANENT;
+    }
+
+    @Override
+    public LockSnapshot inspect(String name) {
+        return backend.inspect(name);
+    }
+
+    @Override
+    public void announce(String instance, Map<String, String> description, long ttlMillis) {
+        backend.announce(instance, description, ttlMillis);
+    }
+
+    @Override
+    public Map<String, String> announcement(String instance) {
+        return backend.announcement(instance);
+    }
+
+    @Override
+    public HandOffNotices handOffs() {
+        return this::await;
+    }
+
+    private HandOffNotices.Subscription await(String name, String token, Consumer<Grant> onGrant) {
+        Consumer<Grant> delivery = grant -> {
+            synchronized (heldNotices) {
+                if (noticesHeld) {
+                    heldNotices.add(() -> onGrant.accept(grant));
+                    return;
+                }
+            }
+            onGrant.accept(grant);
+        };
+        return backend.handOffs().await(name, token, delivery);
+    }
+
+    @Override
+    public void close() {
+        armed.forEach(ScriptedCall::proceed);
+        ExecutorService threads = client;
+        if (threads != null) {
+            threads.shutdownNow();
+        }
+    }
+
+    private <T> T call(Op op, String name, String token, Supplier<T> operation) {
+        calls.add(new Recorded(op, name, token, Thread.currentThread()));
+        ScriptedCall script = null;
+        for (ScriptedCall call : armed) {
+            if (call.matches(op, name) && call.claim()) {
+                script = call;
+                break;
+            }
+        }
+        if (script == null) {
+            return operation.get();
+        }
+        return script.perform(operation);
+    }
+
+    /** One recorded call. */
+    public record Recorded(Op op, String name, String token, Thread thread) {
+    }
+}
