@@ -1,5 +1,6 @@
 package dev.distlock.memory;
 
+import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.core.support.StoreLockRegistry;
 import java.util.Objects;
 
@@ -35,7 +36,7 @@ public final class InMemoryLockRegistry extends StoreLockRegistry {
     }
 
     /** Builds an {@link InMemoryLockRegistry}. */
-    public static final class Builder extends StoreLockRegistry.Builder<Builder> {
+    public static final class Builder extends LockRegistryBuilder<Builder> {
 
         private InMemoryLockStore store;
 

@@ -1,5 +1,6 @@
 package dev.distlock.redis;
 
+import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.core.Lease;
 import dev.distlock.core.support.LockNames;
 import dev.distlock.core.support.StoreLockRegistry;
@@ -66,7 +67,7 @@ public final class RedisLockRegistry extends StoreLockRegistry {
     }
 
     /** Builds a {@link RedisLockRegistry}. */
-    public static final class Builder extends StoreLockRegistry.Builder<Builder> {
+    public static final class Builder extends LockRegistryBuilder<Builder> {
 
         private final RedisConnectionFactory connectionFactory;
         private String keyPrefix = "distlock";

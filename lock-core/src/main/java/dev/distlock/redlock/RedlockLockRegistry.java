@@ -1,5 +1,6 @@
 package dev.distlock.redlock;
 
+import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.core.Lease;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.support.StoreLockRegistry;
@@ -54,7 +55,7 @@ public final class RedlockLockRegistry extends StoreLockRegistry {
     }
 
     /** Builds a {@link RedlockLockRegistry}. */
-    public static final class Builder extends StoreLockRegistry.Builder<Builder> {
+    public static final class Builder extends LockRegistryBuilder<Builder> {
 
         private final List<RedisConnectionFactory> nodes;
         private String keyPrefix = "distlock";

@@ -1,5 +1,6 @@
 package dev.distlock.autoconfigure;
 
+import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.DistributedLockInterceptor;
 import dev.distlock.aop.DistributedLockValidator;
@@ -182,7 +183,7 @@ public final class DistlockAutoConfiguration {
      * get; with {@code distlock.renew-lease=false} {@code distlock.lease} is a fixed lease for annotated
      * methods, and the registry keeps its default unless the value also works renewed.
      */
-    static <B extends StoreLockRegistry.Builder<B>> B withSharedSettings(B builder, DistlockProperties properties,
+    static <B extends LockRegistryBuilder<B>> B withSharedSettings(B builder, DistlockProperties properties,
             ObjectProvider<LockListener> listeners, Environment environment) {
         builder.applicationName(environment.getProperty("spring.application.name"));
         if (properties.isRenewLease() || Lease.problem(properties.getLease(), true) == null) {

@@ -1,5 +1,6 @@
 package dev.distlock.autoconfigure;
 
+import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.core.Lease;
 import dev.distlock.core.support.StoreLockRegistry;
 import dev.distlock.redis.RedisLockStores;
@@ -110,7 +111,7 @@ public class DistlockProperties implements InitializingBean {
             throw invalid("fence-retention", fenceRetention, "must be at least distlock.lease (" + lease
                     + "), so fencing tokens outlive every hold, and at most " + Lease.MAX.toDays() + " days");
         }
-        Duration maxPoll = StoreLockRegistry.Builder.MAX_POLL_INTERVAL;
+        Duration maxPoll = LockRegistryBuilder.MAX_POLL_INTERVAL;
         if (maxPollInterval == null || maxPollInterval.toMillis() < 1 || maxPollInterval.compareTo(maxPoll) > 0) {
             throw invalid("max-poll-interval", maxPollInterval, "must be between 1ms and " + maxPoll.toHours() + " hour");
         }

@@ -1,5 +1,6 @@
 package dev.distlock.autoconfigure;
 
+import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.redis.RedisLockRegistry;
 
 /**

@@ -1,5 +1,6 @@
 package dev.distlock.autoconfigure;
 
+import dev.distlock.core.support.LockRegistryBuilder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.annotation.DistributedLock;

@@ -4,16 +4,12 @@ import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.AcquireResult;
 
 import dev.distlock.core.ListenerContext;
-import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * One call that wants the lock, as a state machine driven by events. It enters the local queue (the name's
@@ -35,14 +31,12 @@ final class Acquisition {
     private final LockStore store;
     private final LockRequest request;
     private final String name;
-    private final boolean interruptible;
-    private final long startNanos = System.nanoTime();
-    private final long waitNanos;
+    private final WaitTimers time;
     private final boolean waits;
     private final boolean async;
     private final Executor steps;
     private final CompletableFuture<Hold> result = new CompletableFuture<>();
-    private final TransientRetries retries;
+    private final TryFailures failures;
     /** What the listeners' events of this call carry from the thread that started it. */
     private final Object listenerContext;
 
@@ -51,21 +45,15 @@ final class Acquisition {
     private boolean hasGate;
     private boolean finished;
     private Attempt attempt;
-    /** Whether the attempt waits for a notice, its poll or the store's listening; the timer that ends the wait. */
+    /** Whether the attempt waits for a notice, its poll or the store's listening. */
     private boolean sleeping;
-    private ScheduledFuture<?> wakeUp;
-    private ScheduledFuture<?> deadline;
     /** Whether a try was sent and its answer has not come yet; whether a notice came meanwhile. */
     private boolean inFlight;
     private boolean noticeMissed;
     /** Whether the last answer came after the wait: the attempt is cleaned up in the background. */
     private boolean late;
-    /** Whether a try found the name held: transient errors after it end the call as a timeout, not an error. */
-    private boolean sawHeld;
     /** Whether the caller cancelled: the next step ends the acquisition. */
     private volatile boolean cancelled;
-    /** An interrupt that an uninterruptible acquisition waited through; the caller sets the flag again at the end. */
-    private volatile boolean interrupted;
 
     /**
      * @param waitNanos how long to wait; 0 for one try, {@link Long#MAX_VALUE} for no limit
@@ -79,17 +67,16 @@ final class Acquisition {
         this.store = registry.store();
         this.request = request;
         this.name = request.name();
-        this.waitNanos = Math.max(0, waitNanos);
-        this.waits = this.waitNanos > 0;
-        this.interruptible = interruptible;
+        this.time = new WaitTimers(registry.timer(), waitNanos);
+        this.waits = time.waits();
         this.async = async;
         this.steps = steps;
         this.listenerContext = registry.listeners().captureContext();
-        this.retries = new TransientRetries(error -> {
+        this.failures = new TryFailures(name, store, interruptible, new TransientRetries(error -> {
             try (ListenerContext.Scope scope = registry.listeners().inContext(listenerContext)) {
                 registry.listeners().acquireRetrying(failure(error));
             }
-        });
+        }));
     }
 
     /** Starts the acquisition: the future completes with the new hold, or {@code null} if the wait ran out. */
@@ -104,13 +91,13 @@ final class Acquisition {
 
     /** Whether an interrupt was waited through (uninterruptible calls only). */
     boolean wasInterrupted() {
-        return interrupted;
+        return failures.wasInterrupted();
     }
 
     /** The caller's thread was interrupted while no step ran: it ends an interruptible call, else it is recorded. */
     void interrupt(InterruptedException interrupt) {
-        if (!interruptible) {
-            interrupted = true;
+        if (!failures.interruptible()) {
+            failures.interruptWaitedThrough();
             return;
         }
         InterruptedException error = new InterruptedException("Interrupted while acquiring lock '" + name + "'");
@@ -133,7 +120,7 @@ final class Acquisition {
     }
 
     Duration waited() {
-        return Duration.ofNanos(System.nanoTime() - startNanos);
+        return time.waited();
     }
 
     // --- steps ---
@@ -150,9 +137,9 @@ final class Acquisition {
             }
             try {
                 body.run();
-            } catch (Restart restart) {
+            } catch (TryFailures.Restart restart) {
                 restart();
-            } catch (OutOfTime end) {
+            } catch (TryFailures.OutOfTime end) {
                 finish(null, null);
             } catch (InterruptedException | RuntimeException failure) {
                 finish(null, failure);
@@ -170,7 +157,7 @@ final class Acquisition {
         registry.checkOpen(name);
         attempt = new Attempt(registry, request, registry.newToken(), waits ? this::noticeArrived : null);
         if (waits) {
-            registry.waiting(this);
+            registry.waiters().add(this);
         }
         tryStore(waits);
     }
@@ -199,10 +186,10 @@ final class Acquisition {
             inFlight = false;
             if (failure != null) {
                 current.noAnswer();
-                throw classified(failure instanceof CompletionException wrapped && wrapped.getCause() != null
-                        ? wrapped.getCause() : failure);
+                throw failures.classified(failure instanceof CompletionException wrapped
+                        && wrapped.getCause() != null ? wrapped.getCause() : failure, remainingNanos());
             }
-            handle(answered(current.received(sent, answer, queue)));
+            handle(failures.answered(current.received(sent, answer, queue)));
         }));
     }
 
@@ -219,7 +206,7 @@ final class Acquisition {
         if (answer.acquired()) {
             Hold hold = attempt.acquired();
             if (hold == null && remainingNanos() > 0) {
-                throw Restart.INSTANCE; // the answer came too late to count
+                throw TryFailures.Restart.INSTANCE; // the answer came too late to count
             }
             finish(hold, null);
             return;
@@ -235,8 +222,8 @@ final class Acquisition {
         if (remaining <= 0) {
             // at most one command after the wait: leaving the queue tells whether it was handed over meanwhile;
             // if the last poll already answered after the wait, the clean-up leaves for it
-            late = attempt.answeredNanos() - deadlineNanos() > 0;
-            finish(late ? null : uninterrupted(attempt::leave), null);
+            late = time.isAfterDeadline(attempt.answeredNanos());
+            finish(late ? null : failures.uninterrupted(attempt::leave), null);
             return;
         }
         armDeadline();
@@ -249,7 +236,7 @@ final class Acquisition {
 
     private void sleep(long nanos) {
         sleeping = true;
-        wakeUp = schedule(nanos, this::wakeIfSleeping);
+        time.wakeAfter(nanos, () -> submit(this::wakeIfSleeping));
     }
 
     /**
@@ -261,9 +248,7 @@ final class Acquisition {
             return;
         }
         sleeping = false;
-        if (wakeUp != null) {
-            wakeUp.cancel(false);
-        }
+        time.cancelWakeUp();
         Hold handedOver = attempt.noticeHold();
         if (handedOver != null) {
             finish(handedOver, null);
@@ -279,9 +264,9 @@ final class Acquisition {
     /** A transient error, an interrupt that broke a command of lock(), or a reply too late: go on with a new token. */
     private void restart() {
         endAttempt(false);
-        long pause = retries.takePause();
+        long pause = failures.takePause();
         if (pause > 0) {
-            schedule(pause, this::newAttempt);
+            time.after(pause, () -> submit(this::newAttempt));
         } else {
             submit(this::newAttempt);
         }
@@ -300,7 +285,7 @@ final class Acquisition {
 
     /** The registry closes: leave the queue and anything handed over, then fail the call. */
     private void withdraw() {
-        uninterrupted(() -> {
+        failures.uninterrupted(() -> {
             attempt.withdraw();
             return null;
         });
@@ -311,9 +296,7 @@ final class Acquisition {
     /** The one way out: the hold, nothing ({@code null}: the wait ran out, or the caller left) or an error. */
     private void finish(Hold hold, Throwable error) {
         finished = true;
-        if (deadline != null) {
-            deadline.cancel(false);
-        }
+        time.cancelDeadline();
         if (inFlight) {
             attempt.noAnswer(); // its answer may still come (and the command run): clean up behind it
         }
@@ -344,12 +327,10 @@ final class Acquisition {
     /** Ends the current attempt, cleaning up in the background if the caller's wait is over ({@code late}). */
     private void endAttempt(boolean late) {
         sleeping = false;
-        if (wakeUp != null) {
-            wakeUp.cancel(false);
-        }
+        time.cancelWakeUp();
         if (attempt != null) {
             if (waits) {
-                registry.doneWaiting(this);
+                registry.waiters().remove(this);
             }
             attempt.close(late);
             attempt = null;
@@ -358,88 +339,18 @@ final class Acquisition {
 
     /** One try answered on this thread, with the interrupt flag cleared. */
     private AcquireResult tryOnce(boolean queue) throws InterruptedException {
-        if (Thread.interrupted()) {
-            if (interruptible) {
-                throw new InterruptedException("Interrupted while acquiring lock '" + name + "'");
-            }
-            interrupted = true;
-        }
+        failures.beforeTry();
         AcquireResult answer;
         try {
             answer = attempt.tryOnce(queue);
         } catch (RuntimeException failure) {
-            throw classified(failure);
+            throw failures.classified(failure, remainingNanos());
         }
-        return answered(answer);
-    }
-
-    /**
-     * What a try's failure means, to be thrown: a retry, the end of the wait or an error; an interrupt of an
-     * interruptible call is thrown here.
-     */
-    private RuntimeException classified(Throwable failure) throws InterruptedException {
-        if (Thread.interrupted() || causedByInterrupt(failure)) {
-            if (interruptible) {
-                InterruptedException interrupt = new InterruptedException("Interrupted while acquiring lock '" + name
-                        + "'; the try in flight is cleaned up in the background");
-                interrupt.initCause(failure);
-                throw interrupt;
-            }
-            interrupted = true;
-            return Restart.INSTANCE;
-        }
-        if (failure instanceof RuntimeException runtime && store.classify(runtime).isTransient()) {
-            retries.failed(runtime);
-            if (retries.retryWithin(remainingNanos())) {
-                return Restart.INSTANCE;
-            }
-            if (sawHeld) {
-                return OutOfTime.INSTANCE; // the name was held when the store last answered: a busy lock's timeout
-            }
-        }
-        return new LockBackendException(name, "acquire", failure);
-    }
-
-    /** An answer, counted: the error streak ends, and an interrupt that raced with a taken lock gives it back. */
-    private AcquireResult answered(AcquireResult answer) throws InterruptedException {
-        retries.answered();
-        sawHeld |= !answer.acquired();
-        if (answer.acquired() && interruptible && Thread.interrupted()) {
-            // the lock was taken as the interrupt came: the clean-up releases it again
-            throw new InterruptedException("Interrupted while acquiring lock '" + name + "'; it is released again");
-        }
-        return answer;
-    }
-
-    /** Runs a store call with the interrupt flag cleared; an interrupt meanwhile is kept for the caller. */
-    private <T> T uninterrupted(Supplier<T> call) {
-        boolean flag = Thread.interrupted();
-        try {
-            return call.get();
-        } finally {
-            if (flag) {
-                if (interruptible) {
-                    Thread.currentThread().interrupt();
-                } else {
-                    interrupted = true;
-                }
-            }
-        }
+        return failures.answered(answer);
     }
 
     private void armDeadline() {
-        if (deadline == null && waitNanos != Long.MAX_VALUE) {
-            deadline = schedule(Math.max(0, remainingNanos()), this::deadlinePassed);
-        }
-    }
-
-    private ScheduledFuture<?> schedule(long delayNanos, Step step) {
-        try {
-            return registry.timer().schedule(() -> submit(step), delayNanos, TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException closed) {
-            submit(step); // the registry is closing: the step finds it closed
-            return null;
-        }
+        time.armDeadline(() -> submit(this::deadlinePassed));
     }
 
     private LockEvent failure(Throwable error) {
@@ -447,21 +358,7 @@ final class Acquisition {
     }
 
     private long remainingNanos() {
-        return waitNanos == Long.MAX_VALUE ? Long.MAX_VALUE : waitNanos - (System.nanoTime() - startNanos);
-    }
-
-    /** When the wait ends (only meaningful for a bounded wait). */
-    private long deadlineNanos() {
-        return startNanos + waitNanos;
-    }
-
-    private static boolean causedByInterrupt(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof InterruptedException || cause.getClass().getSimpleName().contains("Interrupted")) {
-                return true;
-            }
-        }
-        return false;
+        return time.remainingNanos();
     }
 
     /** A step of the acquisition. */
@@ -469,27 +366,5 @@ final class Acquisition {
     private interface Step {
 
         void run() throws InterruptedException;
-    }
-
-    /** Thrown inside an acquisition whose wait ran out during transient errors after the name was seen held. */
-    private static final class OutOfTime extends RuntimeException {
-
-        private static final long serialVersionUID = 1L;
-        static final OutOfTime INSTANCE = new OutOfTime();
-
-        private OutOfTime() {
-            super("out of time", null, false, false);
-        }
-    }
-
-    /** Thrown inside an acquisition to start over with a new token. */
-    private static final class Restart extends RuntimeException {
-
-        private static final long serialVersionUID = 1L;
-        static final Restart INSTANCE = new Restart();
-
-        private Restart() {
-            super("restart", null, false, false);
-        }
     }
 }

@@ -1,9 +1,12 @@
 package dev.distlock.core.support;
 
-import dev.distlock.core.spi.LockStore;
-
 import dev.distlock.core.LockHolder;
+import dev.distlock.core.LockInfo;
+import dev.distlock.core.spi.LockSnapshot;
+import dev.distlock.core.spi.LockStore;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,7 +16,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Who a registry is, and how other processes learn it: its identity (application, host, pid, start) is announced
  * in the store from its first hold on and kept alive while the registry is open, so that {@code inspect} in any
- * process can name the holder of a lock. A few bytes per registry, nothing per acquisition.
+ * process can name the holder of a lock ({@link #inspect}). A few bytes per registry, nothing per acquisition.
  */
 final class Presence {
 
@@ -54,6 +57,19 @@ final class Presence {
     LockHolder holderOf(String ownerToken) {
         String owner = HoldTokens.instanceOf(ownerToken);
         return owner.equals(instance) ? identity() : Announcement.fromMap(owner, store.announcement(owner));
+    }
+
+    /** What the store knows of lock {@code name} now, with what its holder's registry announced. */
+    LockInfo inspect(String name) {
+        LockSnapshot snapshot = StoreCalls.call(name, "inspect the lock", () -> store.inspect(name));
+        if (snapshot.ownerToken() == null) {
+            return new LockInfo(name, false, null, 0, null, Duration.ZERO, snapshot.waiting());
+        }
+        LockHolder holder = StoreCalls.call(name, "read who holds the lock", () -> holderOf(snapshot.ownerToken()));
+        long fence = snapshot.fencingToken();
+        long lease = snapshot.remainingLeaseMillis();
+        return new LockInfo(name, true, holder, fence, fence > 0 ? Instant.EPOCH.plus(fence, ChronoUnit.MICROS) : null,
+                lease == LockStore.NEVER_EXPIRES ? null : Duration.ofMillis(lease), snapshot.waiting());
     }
 
     /** From the first hold on, keeps this registry's announcement alive in the store, in the background. */

@@ -1,30 +1,22 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.spi.LockStore;
-import dev.distlock.core.spi.LockSnapshot;
 
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.Lease;
-import dev.distlock.core.ListenerContext;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockInfo;
-import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -61,20 +53,20 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     private final Listeners listeners;
     private final HoldTokens tokens = new HoldTokens();
     private final NameTable names = new NameTable();
-    private final Set<Acquisition> waiting = ConcurrentHashMap.newKeySet();
+    private final Waiters waiters = new Waiters();
     private final BackgroundThreads threads = new BackgroundThreads();
     private final HoldLifecycle holds;
     private final Presence presence;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    protected StoreLockRegistry(LockStore store, Builder<?> settings) {
+    protected StoreLockRegistry(LockStore store, LockRegistryBuilder<?> settings) {
         this.store = Objects.requireNonNull(store, "store");
-        this.defaultLease = settings.defaultLease;
-        this.maxPollMillis = settings.maxPollInterval.toMillis();
+        this.defaultLease = settings.defaultLease();
+        this.maxPollMillis = settings.maxPollIntervalMillis();
         this.waiterTimeoutMillis = HoldClock.waiterTimeoutMillis(maxPollMillis);
-        this.listeners = new Listeners(settings.listeners, settings.listenerContext);
+        this.listeners = new Listeners(settings.listeners(), settings.listenerContext());
         this.holds = new HoldLifecycle(store, names, listeners, threads);
-        this.presence = new Presence(store, threads, tokens.instance(), settings.applicationName);
+        this.presence = new Presence(store, threads, tokens.instance(), settings.applicationName());
     }
 
     @Override
@@ -96,17 +88,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     @Override
     public LockInfo inspect(String name) {
-        LockNames.validate(name);
-        LockSnapshot snapshot = StoreCalls.call(name, "inspect the lock", () -> store.inspect(name));
-        if (snapshot.ownerToken() == null) {
-            return new LockInfo(name, false, null, 0, null, Duration.ZERO, snapshot.waiting());
-        }
-        LockHolder holder = StoreCalls.call(name, "read who holds the lock",
-                () -> presence.holderOf(snapshot.ownerToken()));
-        long fence = snapshot.fencingToken();
-        return new LockInfo(name, true, holder, fence, fence > 0 ? Instant.EPOCH.plus(fence, ChronoUnit.MICROS) : null,
-                snapshot.remainingLeaseMillis() == LockStore.NEVER_EXPIRES ? null : Duration.ofMillis(snapshot.remainingLeaseMillis()),
-                snapshot.waiting());
+        return presence.inspect(LockNames.validate(name));
     }
 
     /** Who this registry is, as it announces itself to other processes' {@link #inspect}. */
@@ -130,18 +112,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             return; // closed before (or closing now)
         }
         names.openGatesForClose(); // calls waiting at a gate go on, to find the registry closed
-        waiting.forEach(Acquisition::wakeForClose);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
-        synchronized (waiting) {
-            while (!waiting.isEmpty() && System.nanoTime() - deadline < 0) {
-                try {
-                    waiting.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-                } catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-        }
+        waiters.withdrawAll(CLOSE_WAIT_MILLIS);
         threads.close();
         store.close();
     }
@@ -307,17 +278,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         }
     }
 
-    void waiting(Acquisition waiter) {
-        waiting.add(waiter);
-    }
-
-    void doneWaiting(Acquisition waiter) {
-        waiting.remove(waiter);
-        if (closed.get()) {
-            synchronized (waiting) {
-                waiting.notifyAll();
-            }
-        }
+    Waiters waiters() {
+        return waiters;
     }
 
     /** Number of names this registry keeps state for: those held or waited for right now (for leak checks). */
@@ -344,84 +306,6 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             });
         } catch (RejectedExecutionException closed) {
             log.debug("Registry closed: lock '{}' is left to expire with its lease", hold.name);
-        }
-    }
-
-    /**
-     * Settings every registry shares; backends extend it with their own.
-     *
-     * @param <B> the concrete builder
-     */
-    public abstract static class Builder<B extends Builder<B>> {
-
-        /** The longest poll interval accepted: an hour. */
-        public static final Duration MAX_POLL_INTERVAL = Duration.ofHours(1);
-
-        private Duration defaultLease = Duration.ofSeconds(30);
-        private Duration maxPollInterval = Duration.ofMillis(500);
-        private String applicationName;
-        private final List<LockListener> listeners = new ArrayList<>();
-        private ListenerContext listenerContext = ListenerContext.NONE;
-
-        /**
-         * The lease of holds obtained with {@link Lease#renewed()} (default 30s); the watchdog renews it
-         * every third of its length. A crashed holder blocks others for at most this long. Between
-         * {@link Lease#MIN_RENEWED} and {@link Lease#MAX}.
-         */
-        public B defaultLease(Duration lease) {
-            Lease.checkedMillis(lease, "defaultLease", true);
-            this.defaultLease = lease;
-            return self();
-        }
-
-        /**
-         * The longest a waiter sleeps before asking the backend again when no hand-off notice arrives
-         * (default 500ms, at most an hour). Notices normally wake waiters at once; this bounds the delay when
-         * one is lost. Waiters also wake when the holder's lease runs out. A waiter's place in the queue lives
-         * this long plus as much again (at least 500ms) after its last visit, which bounds how long a waiter
-         * that died blocks the lock: about twice that (2 seconds by default).
-         */
-        public B maxPollInterval(Duration interval) {
-            Objects.requireNonNull(interval, "maxPollInterval");
-            if (interval.toMillis() < 1 || interval.compareTo(MAX_POLL_INTERVAL) > 0) {
-                throw new IllegalArgumentException("maxPollInterval must be between 1ms and 1 hour, got " + interval);
-            }
-            this.maxPollInterval = interval;
-            return self();
-        }
-
-        /** The configured {@link #maxPollInterval(Duration)} in milliseconds. */
-        protected long maxPollIntervalMillis() {
-            return maxPollInterval.toMillis();
-        }
-
-        /**
-         * The name of the application this registry runs in (with Spring Boot, {@code spring.application.name}),
-         * shown to operators who ask any process who holds a lock ({@link LockRegistry#inspect}); optional.
-         */
-        public B applicationName(String name) {
-            this.applicationName = name;
-            return self();
-        }
-
-        /** Adds a listener told of acquisitions, releases, losses and failures. */
-        public B listener(LockListener listener) {
-            this.listeners.add(Objects.requireNonNull(listener, "listener"));
-            return self();
-        }
-
-        /**
-         * What the listeners' acquire events carry from the thread that started the call to the thread that reports
-         * it (for non-blocking calls, one of the registry's); none by default.
-         */
-        public B listenerContext(ListenerContext context) {
-            this.listenerContext = Objects.requireNonNull(context, "listenerContext");
-            return self();
-        }
-
-        @SuppressWarnings("unchecked")
-        private B self() {
-            return (B) this;
         }
     }
 }

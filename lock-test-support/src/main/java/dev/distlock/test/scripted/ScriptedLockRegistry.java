@@ -1,5 +1,6 @@
 package dev.distlock.test.scripted;
 
+import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.support.StoreLockRegistry;
 
@@ -30,7 +31,7 @@ public final class ScriptedLockRegistry extends StoreLockRegistry {
     }
 
     /** Builds a {@link ScriptedLockRegistry}. */
-    public static final class Builder extends StoreLockRegistry.Builder<Builder> {
+    public static final class Builder extends LockRegistryBuilder<Builder> {
 
         private final LockStore store;
 

@@ -1,0 +1,148 @@
+package dev.distlock.core.support;
+
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.LockStore;
+import java.util.function.Supplier;
+
+/**
+ * What interrupts and failed tries mean for one {@link Acquisition}: an interrupt ends an interruptible call and is
+ * remembered by an uninterruptible one (its caller sets the flag again at the end); a transient failure is retried
+ * within the wait ({@link TransientRetries}), ends a call that saw the name held as a timeout, and is otherwise an
+ * error naming the lock. The verdicts are thrown from the acquisition's steps: {@link Restart} (go on with a new
+ * token), {@link OutOfTime} (end without the lock), or the error itself.
+ */
+final class TryFailures {
+
+    private final String name;
+    private final LockStore store;
+    private final boolean interruptible;
+    private final TransientRetries retries;
+    /** Whether a try found the name held: transient errors after it end the call as a timeout, not an error. */
+    private boolean sawHeld;
+    /** An interrupt that an uninterruptible acquisition waited through. */
+    private volatile boolean interrupted;
+
+    TryFailures(String name, LockStore store, boolean interruptible, TransientRetries retries) {
+        this.name = name;
+        this.store = store;
+        this.interruptible = interruptible;
+        this.retries = retries;
+    }
+
+    boolean interruptible() {
+        return interruptible;
+    }
+
+    /** Whether an interrupt was waited through (uninterruptible calls only). */
+    boolean wasInterrupted() {
+        return interrupted;
+    }
+
+    /** An uninterruptible call's thread was interrupted: remembered for the caller. */
+    void interruptWaitedThrough() {
+        interrupted = true;
+    }
+
+    /** Before a try on this thread: a pending interrupt ends an interruptible call, else it is remembered. */
+    void beforeTry() throws InterruptedException {
+        if (Thread.interrupted()) {
+            if (interruptible) {
+                throw new InterruptedException("Interrupted while acquiring lock '" + name + "'");
+            }
+            interrupted = true;
+        }
+    }
+
+    /**
+     * What a try's failure means, to be thrown: a retry, the end of the wait or an error; an interrupt of an
+     * interruptible call is thrown here.
+     *
+     * @param remainingNanos what is left of the caller's wait
+     */
+    RuntimeException classified(Throwable failure, long remainingNanos) throws InterruptedException {
+        if (Thread.interrupted() || causedByInterrupt(failure)) {
+            if (interruptible) {
+                InterruptedException interrupt = new InterruptedException("Interrupted while acquiring lock '" + name
+                        + "'; the try in flight is cleaned up in the background");
+                interrupt.initCause(failure);
+                throw interrupt;
+            }
+            interrupted = true;
+            return Restart.INSTANCE;
+        }
+        if (failure instanceof RuntimeException runtime && store.classify(runtime).isTransient()) {
+            retries.failed(runtime);
+            if (retries.retryWithin(remainingNanos)) {
+                return Restart.INSTANCE;
+            }
+            if (sawHeld) {
+                return OutOfTime.INSTANCE; // the name was held when the store last answered: a busy lock's timeout
+            }
+        }
+        return new LockBackendException(name, "acquire", failure);
+    }
+
+    /** An answer, counted: the error streak ends, and an interrupt that raced with a taken lock gives it back. */
+    AcquireResult answered(AcquireResult answer) throws InterruptedException {
+        retries.answered();
+        sawHeld |= !answer.acquired();
+        if (answer.acquired() && interruptible && Thread.interrupted()) {
+            // the lock was taken as the interrupt came: the clean-up releases it again
+            throw new InterruptedException("Interrupted while acquiring lock '" + name + "'; it is released again");
+        }
+        return answer;
+    }
+
+    /** The pause before the retry the last failure asked for (0 if none), once. */
+    long takePause() {
+        return retries.takePause();
+    }
+
+    /** Runs a store call with the interrupt flag cleared; an interrupt meanwhile is kept for the caller. */
+    <T> T uninterrupted(Supplier<T> call) {
+        boolean flag = Thread.interrupted();
+        try {
+            return call.get();
+        } finally {
+            if (flag) {
+                if (interruptible) {
+                    Thread.currentThread().interrupt();
+                } else {
+                    interrupted = true;
+                }
+            }
+        }
+    }
+
+    private static boolean causedByInterrupt(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedException || cause.getClass().getSimpleName().contains("Interrupted")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Thrown inside an acquisition whose wait ran out during transient errors after the name was seen held. */
+    static final class OutOfTime extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+        static final OutOfTime INSTANCE = new OutOfTime();
+
+        private OutOfTime() {
+            super("out of time", null, false, false);
+        }
+    }
+
+    /** Thrown inside an acquisition to start over with a new token. */
+    static final class Restart extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+        static final Restart INSTANCE = new Restart();
+
+        private Restart() {
+            super("restart", null, false, false);
+        }
+    }
+}

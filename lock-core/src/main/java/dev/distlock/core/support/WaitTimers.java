@@ -1,0 +1,83 @@
+package dev.distlock.core.support;
+
+import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The time of one {@link Acquisition}: how long it may wait and what is left of it, and its two timers on the
+ * registry's shared timer, the end of the wait and the next wake-up (a poll, the holder's lease end). A timer fires
+ * by submitting a step; once the registry's timer is closed, the step is submitted at once and finds the registry
+ * closed. Used by the acquisition's steps only, one at a time.
+ */
+final class WaitTimers {
+
+    private final ScheduledExecutorService timer;
+    private final long startNanos = System.nanoTime();
+    private final long waitNanos;
+    private ScheduledFuture<?> deadline;
+    private ScheduledFuture<?> wakeUp;
+
+    /** @param waitNanos how long to wait; 0 for one try, {@link Long#MAX_VALUE} for no limit */
+    WaitTimers(ScheduledExecutorService timer, long waitNanos) {
+        this.timer = timer;
+        this.waitNanos = Math.max(0, waitNanos);
+    }
+
+    /** Whether the call waits at all (else it makes one try). */
+    boolean waits() {
+        return waitNanos > 0;
+    }
+
+    Duration waited() {
+        return Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+
+    /** What is left of the wait; {@link Long#MAX_VALUE} without a limit. */
+    long remainingNanos() {
+        return waitNanos == Long.MAX_VALUE ? Long.MAX_VALUE : waitNanos - (System.nanoTime() - startNanos);
+    }
+
+    /** Whether {@code nanos} (monotonic clock) is after the end of a bounded wait. */
+    boolean isAfterDeadline(long nanos) {
+        return waitNanos != Long.MAX_VALUE && nanos - (startNanos + waitNanos) > 0;
+    }
+
+    /** Submits {@code onDeadline} when the wait ends; once, and never for a wait without a limit. */
+    void armDeadline(Runnable onDeadline) {
+        if (deadline == null && waitNanos != Long.MAX_VALUE) {
+            deadline = after(Math.max(0, remainingNanos()), onDeadline);
+        }
+    }
+
+    /** Submits {@code onWake} after {@code nanos}, in place of the wake-up planned before. */
+    void wakeAfter(long nanos, Runnable onWake) {
+        cancelWakeUp();
+        wakeUp = after(nanos, onWake);
+    }
+
+    void cancelWakeUp() {
+        if (wakeUp != null) {
+            wakeUp.cancel(false);
+            wakeUp = null;
+        }
+    }
+
+    void cancelDeadline() {
+        if (deadline != null) {
+            deadline.cancel(false);
+        }
+    }
+
+    /** Runs {@code task} on the timer after {@code nanos}; at once if the timer is closed (the registry closes). */
+    ScheduledFuture<?> after(long nanos, Runnable task) {
+        try {
+            return timer.schedule(task, nanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closed) {
+            task.run();
+            return null;
+        }
+    }
+}
