@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockBackendException;
-import dev.distlock.engine.Registries.Background;
+import dev.distlock.test.contract.Background;
 import dev.distlock.test.scripted.ScriptedCall;
 import dev.distlock.test.scripted.ScriptedLockStore.Op;
 import java.time.Duration;
@@ -100,7 +100,7 @@ class AcquisitionFaultsTest extends ScriptedStoreTest {
         store.next(Op.ACQUIRE, "job").loseReply();
 
         assertThatThrownBy(waiting::get).isInstanceOf(LockBackendException.class);
-        Thread caller = waiting.thread;
+        Thread caller = waiting.thread();
         assertThat(store.callsOn(Op.LEAVE, caller) + store.callsOn(Op.ABANDON, caller)
                 + store.callsOn(Op.RELEASE, caller)).isZero();
         awaitUntil(() -> store.backend().waitersQueued("job") == 0);
@@ -232,7 +232,7 @@ class AcquisitionFaultsTest extends ScriptedStoreTest {
         Background<Boolean> waiting = new Background<>("waiter", () -> waiter.tryLock(PATIENCE));
         awaitUntil(() -> store.backend().waitersQueued("job") == 1);
 
-        waiting.thread.interrupt();
+        waiting.thread().interrupt();
 
         assertThatThrownBy(waiting::get).isInstanceOf(InterruptedException.class);
         assertThat(store.backend().waitersQueued("job")).isZero();

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
-import dev.distlock.engine.Registries.Background;
+import dev.distlock.test.contract.Background;
 import dev.distlock.test.scripted.ScriptedCall;
 import dev.distlock.test.scripted.ScriptedLockStore.Op;
 import dev.distlock.test.scripted.ScriptedLockStore.TransientFailure;

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockLostException;
+import dev.distlock.test.contract.Background;
 import dev.distlock.test.scripted.ScriptedCall;
 import dev.distlock.test.scripted.ScriptedLockStore.Op;
 import java.time.Duration;
@@ -60,7 +61,7 @@ class HoldDeadlineTest extends ScriptedStoreTest {
         ScriptedCall hanging = store.every(Op.EXTEND, "stuck").holdBeforeRunning();
         FencedLock stuck = registry.obtain("stuck", Lease.renewed(Duration.ofMillis(600)));
         CountDownLatch healthyChecked = new CountDownLatch(1);
-        Registries.Background<Boolean> healthy = new Registries.Background<>("healthy", () -> {
+        Background<Boolean> healthy = new Background<>("healthy", () -> {
             FencedLock lock = registry.obtain("healthy", Lease.renewed(Duration.ofMillis(600)));
             lock.lock();
             healthyChecked.await(20, TimeUnit.SECONDS);

@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import dev.distlock.test.contract.Background;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -51,39 +50,6 @@ final class Registries implements AutoCloseable {
         while (!condition.getAsBoolean()) {
             assertThat(System.nanoTime() - deadline).as("condition not met within " + PATIENCE).isNegative();
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
-        }
-    }
-
-    /** Work on a thread of its own (tests interrupt it), with its outcome awaited for a bounded time. */
-    static final class Background<T> {
-
-        private final CompletableFuture<T> outcome = new CompletableFuture<>();
-        final Thread thread;
-
-        Background(String name, Callable<T> work) {
-            thread = new Thread(() -> {
-                try {
-                    outcome.complete(work.call());
-                } catch (Throwable failure) {
-                    outcome.completeExceptionally(failure);
-                }
-            }, name);
-            thread.start();
-        }
-
-        boolean isDone() {
-            return outcome.isDone();
-        }
-
-        T get() throws Exception {
-            try {
-                return outcome.get(PATIENCE.toMillis() * 3, TimeUnit.MILLISECONDS);
-            } catch (ExecutionException ex) {
-                if (ex.getCause() instanceof Exception cause) {
-                    throw cause;
-                }
-                throw ex;
-            }
         }
     }
 

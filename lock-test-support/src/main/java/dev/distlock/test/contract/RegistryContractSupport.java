@@ -8,8 +8,7 @@ import dev.distlock.core.LockRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
@@ -95,73 +94,16 @@ public abstract class RegistryContractSupport {
     }
 
     /** Polls the backend until {@code condition} holds, for at most {@link #PATIENCE}. */
-    protected static void awaitUntil(ThrowingSupplier<Boolean> condition) throws Exception {
+    protected static void awaitUntil(Callable<Boolean> condition) throws Exception {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!condition.get()) {
+        while (!condition.call()) {
             assertThat(System.nanoTime()).as("condition not met within " + PATIENCE).isLessThan(deadline);
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
     }
 
     /** Runs {@code action} in another thread and returns its result, or throws what it threw. */
-    protected static <T> T inOtherThread(ThrowingSupplier<T> action) throws Exception {
-        return new Background<>(action).get();
+    protected static <T> T inOtherThread(Callable<T> action) throws Exception {
+        return new Background<>("contract-other", action).get();
     }
-
-    /** A supplier that may throw. */
-    @FunctionalInterface
-    protected interface ThrowingSupplier<T> {
-
-        T get() throws Exception;
-    }
-
-    /**
-     * Work running in a thread of its own (never a shared pool's, since tests interrupt it), with its
-     * outcome awaited for a bounded time.
-     */
-    protected static final class Background<T> {
-
-        private final CompletableFuture<T> outcome = new CompletableFuture<>();
-        private final Thread thread;
-
-        public Background(ThrowingSupplier<T> work) {
-            thread = new Thread(() -> {
-                try {
-                    outcome.complete(work.get());
-                } catch (Throwable failure) {
-                    outcome.completeExceptionally(failure);
-                }
-            }, "contract-background");
-            thread.start();
-        }
-
-        /** Interrupts the thread once it is blocked (waiting for the lock or for the backend). */
-        public void interruptWhenBlocked() {
-            long deadline = System.nanoTime() + PATIENCE.toNanos();
-            while (thread.getState() != Thread.State.WAITING && thread.getState() != Thread.State.TIMED_WAITING) {
-                if (System.nanoTime() > deadline || outcome.isDone()) {
-                    throw new AssertionError("the background work never blocked; state " + thread.getState());
-                }
-                Thread.onSpinWait();
-            }
-            thread.interrupt();
-        }
-
-        public boolean isDone() {
-            return outcome.isDone();
-        }
-
-        /** The result, or what the work threw; waits at most three times {@link #PATIENCE}. */
-        public T get() throws Exception {
-            try {
-                return outcome.get(PATIENCE.toMillis() * 3, TimeUnit.MILLISECONDS);
-            } catch (ExecutionException ex) {
-                if (ex.getCause() instanceof Exception cause) {
-                    throw cause;
-                }
-                throw ex;
-            }
-        }
-    }
-
 }
