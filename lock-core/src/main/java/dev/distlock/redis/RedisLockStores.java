@@ -1,8 +1,8 @@
 package dev.distlock.redis;
 
 import dev.distlock.core.Lease;
-import dev.distlock.core.support.LockNames;
 import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.support.LockNames;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;

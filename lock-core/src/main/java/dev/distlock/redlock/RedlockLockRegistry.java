@@ -1,8 +1,8 @@
 package dev.distlock.redlock;
 
-import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.core.Lease;
 import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.core.support.StoreLockRegistry;
 import dev.distlock.redis.RedisLockStores;
 import java.time.Duration;

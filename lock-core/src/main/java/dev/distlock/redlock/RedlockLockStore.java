@@ -2,10 +2,10 @@ package dev.distlock.redlock;
 
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.spi.AcquireResult;
-import dev.distlock.core.support.HoldClock;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.StoreFailure;
+import dev.distlock.core.support.HoldClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -2,10 +2,10 @@ package dev.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.spi.StoreFailure;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
-import dev.distlock.core.spi.StoreFailure;
 import java.net.SocketException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,6 +1,5 @@
 package dev.distlock.autoconfigure;
 
-import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.DistributedLockInterceptor;
 import dev.distlock.aop.DistributedLockValidator;
@@ -10,6 +9,7 @@ import dev.distlock.aop.SkipOnTimeout;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.core.support.StoreLockRegistry;
 import dev.distlock.memory.InMemoryLockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
@@ -27,11 +27,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClas
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.Environment;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.core.task.SyncTaskExecutor;

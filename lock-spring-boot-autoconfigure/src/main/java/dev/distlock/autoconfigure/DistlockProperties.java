@@ -1,7 +1,7 @@
 package dev.distlock.autoconfigure;
 
-import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.core.Lease;
+import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.core.support.StoreLockRegistry;
 import dev.distlock.redis.RedisLockStores;
 import java.time.Duration;
@@ -11,8 +11,8 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-import org.springframework.core.env.Environment;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 
 /**
  * Configuration of distlock, bound from {@code distlock.*}. Values that cannot work fail the startup with

@@ -1,15 +1,15 @@
 package dev.distlock.autoconfigure;
 
-import dev.distlock.core.support.LockRegistryBuilder;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.jayway.jsonpath.JsonPath;
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.DistributedLockInterceptor;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.memory.InMemoryLockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
-import com.jayway.jsonpath.JsonPath;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,8 +20,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
 import org.springframework.core.Ordered;

@@ -9,7 +9,9 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.test.contract.Background;
 import dev.distlock.test.scripted.ScriptedCall;
+import dev.distlock.test.scripted.ScriptedLockRegistry;
 import dev.distlock.test.scripted.ScriptedLockStore.Op;
+import dev.distlock.test.scripted.ScriptedLockStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -17,8 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
-import dev.distlock.test.scripted.ScriptedLockStore;
-import dev.distlock.test.scripted.ScriptedLockRegistry;
 
 /**
  * Tries whose reply is lost, late, interrupted or sent twice: the caller gets a clear answer within one

@@ -7,14 +7,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.test.scripted.ScriptedCall;
+import dev.distlock.test.scripted.ScriptedLockRegistry;
 import dev.distlock.test.scripted.ScriptedLockStore.Op;
+import dev.distlock.test.scripted.ScriptedLockStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import dev.distlock.test.scripted.ScriptedLockStore;
-import dev.distlock.test.scripted.ScriptedLockRegistry;
 
 /**
  * Non-blocking acquisitions whose tries are in flight (sent, not answered yet) while something else happens: a

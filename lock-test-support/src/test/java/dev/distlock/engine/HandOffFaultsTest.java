@@ -9,12 +9,12 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.test.contract.Background;
 import dev.distlock.test.scripted.ScriptedCall;
+import dev.distlock.test.scripted.ScriptedLockRegistry;
 import dev.distlock.test.scripted.ScriptedLockStore.Op;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import dev.distlock.test.scripted.ScriptedLockRegistry;
 
 /**
  * Hand-offs to waiters that died, were paused or went away: a waiter that is handed the lock must confirm it

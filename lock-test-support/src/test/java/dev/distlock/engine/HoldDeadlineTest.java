@@ -10,12 +10,12 @@ import dev.distlock.core.Lease;
 import dev.distlock.core.LockLostException;
 import dev.distlock.test.contract.Background;
 import dev.distlock.test.scripted.ScriptedCall;
+import dev.distlock.test.scripted.ScriptedLockRegistry;
 import dev.distlock.test.scripted.ScriptedLockStore.Op;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import dev.distlock.test.scripted.ScriptedLockRegistry;
 
 /**
  * A hold is trusted until a local deadline, and only that long: a fixed lease or renewals that cannot reach

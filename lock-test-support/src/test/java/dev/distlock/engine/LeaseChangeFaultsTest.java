@@ -10,12 +10,12 @@ import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockLostException;
 import dev.distlock.test.scripted.ScriptedCall;
+import dev.distlock.test.scripted.ScriptedLockRegistry;
 import dev.distlock.test.scripted.ScriptedLockStore.CommandTimeout;
 import dev.distlock.test.scripted.ScriptedLockStore.Op;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
-import dev.distlock.test.scripted.ScriptedLockRegistry;
 
 /**
  * Where {@code extend}, renewals and release meet the holder's belief (the engine issue's cases 1 to 4): the

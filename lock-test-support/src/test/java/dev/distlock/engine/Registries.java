@@ -2,17 +2,17 @@ package dev.distlock.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.test.contract.Background;
+import dev.distlock.test.scripted.ScriptedLockRegistry;
+import dev.distlock.test.scripted.ScriptedLockStore;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import dev.distlock.test.contract.Background;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
-import dev.distlock.test.scripted.ScriptedLockStore;
-import dev.distlock.test.scripted.ScriptedLockRegistry;
 
 /**
  * Registries on one {@link ScriptedLockStore}, each standing for a process, closed after the test; and the

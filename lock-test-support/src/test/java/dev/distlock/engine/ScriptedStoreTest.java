@@ -1,9 +1,9 @@
 package dev.distlock.engine;
 
+import dev.distlock.test.scripted.ScriptedLockStore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
-import dev.distlock.test.scripted.ScriptedLockStore;
 
 /**
  * What the engine's fault tests share: registries ("processes") on one {@link ScriptedLockStore}, closed after

@@ -1,10 +1,9 @@
 package dev.distlock.core.support;
 
-import dev.distlock.core.spi.LockStore;
-import dev.distlock.core.spi.AcquireResult;
-
 import dev.distlock.core.ListenerContext;
 import dev.distlock.core.LockEvent;
+import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;

@@ -1,10 +1,9 @@
 package dev.distlock.core.support;
 
-import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
-
+import dev.distlock.core.spi.LockStore;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 

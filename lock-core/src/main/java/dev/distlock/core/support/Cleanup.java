@@ -1,7 +1,6 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.spi.LockStore;
-
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;

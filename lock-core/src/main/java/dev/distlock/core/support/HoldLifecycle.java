@@ -1,12 +1,11 @@
 package dev.distlock.core.support;
 
-import dev.distlock.core.spi.LockStore;
-import dev.distlock.core.spi.StoreFailure;
-
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockLostException;
+import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.StoreFailure;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;

@@ -1,9 +1,8 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.LockBackendException;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.StoreFailure;
-
-import dev.distlock.core.LockBackendException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;

@@ -1,7 +1,5 @@
 package dev.distlock.core.support;
 
-import dev.distlock.core.spi.LockStore;
-
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.HeldLock;
@@ -9,6 +7,7 @@ import dev.distlock.core.Lease;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,7 @@
 package dev.distlock.core.support;
 
-import dev.distlock.core.spi.LockStore;
-
 import dev.distlock.core.LockBackendException;
+import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;

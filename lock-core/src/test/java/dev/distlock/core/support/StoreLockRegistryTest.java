@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.Lease;
-import java.time.Duration;
 import dev.distlock.memory.InMemoryLockRegistry;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class StoreLockRegistryTest {

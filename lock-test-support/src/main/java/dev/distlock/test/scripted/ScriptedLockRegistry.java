@@ -1,7 +1,7 @@
 package dev.distlock.test.scripted;
 
-import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.core.support.StoreLockRegistry;
 
 /**

@@ -1,12 +1,11 @@
 package dev.distlock.test.scripted;
 
-import dev.distlock.core.spi.LockStore;
-import dev.distlock.core.spi.StoreFailure;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
 import dev.distlock.core.spi.LockSnapshot;
-
+import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.StoreFailure;
 import dev.distlock.memory.InMemoryLockStore;
 import java.util.ArrayList;
 import java.util.List;
