@@ -27,12 +27,15 @@ import java.util.Set;
  * @param roundTripOperations lock+unlock pairs watched with MONITOR per contender
  * @param memoryNames distinct names of the memory check (checkpoints at a tenth and at all of them)
  * @param asyncWaiters non-blocking waiters on one name in the async check (a twentieth of them on distinct names)
+ * @param costOperations lock+unlock pairs per run of the cost check on the in-memory registry (a twentieth on Redis)
+ * @param costCases the cases of the cost check, in order
  * @param jmhQuick JMH in this JVM for a few hundred milliseconds: proves it runs, measures nothing
  * @param report where the Markdown report is written
  */
 public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<String> contenders,
         List<String> topologies, Duration measurement, Duration warmup, boolean warmupPass, int rounds, int threads,
-        int roundTripOperations, long memoryNames, int asyncWaiters, boolean jmhQuick, Path report) {
+        int roundTripOperations, long memoryNames, int asyncWaiters, int costOperations, List<String> costCases,
+        boolean jmhQuick, Path report) {
 
     /** The parts of a run. */
     public enum Part {
@@ -47,12 +50,18 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         /** Non-blocking callers: thousands of waiters on one name, hundreds at once on distinct names. */
         ASYNC,
         /** distlock's scenarios on one server, a cluster, a primary with replica acknowledgement and Redlock. */
-        TOPOLOGIES
+        TOPOLOGIES,
+        /** The Java-side CPU time and allocation of one uncontended lock+unlock, in memory and on Redis. */
+        COST
     }
+
+    /** The cases of the cost check, in the order they run by default. */
+    public static final List<String> COST_CASES = List.of("memory-same", "memory-distinct", "memory-execute",
+            "redis-lock", "redis-async");
 
     static final String USAGE = """
             Options (defaults in brackets):
-              --parts scenarios,roundtrips,memory,jmh,async,topologies   parts to run [all]
+              --parts scenarios,roundtrips,memory,jmh,async,topologies,cost   parts to run [all]
               --skip jmh,memory                         parts not to run [none]
               --scenarios 1,2,3,4                       scenarios [all]
               --contenders distlock,redisson,si-spin,si-pubsub,floor   contenders, run in this order [these]
@@ -66,6 +75,8 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
               --roundtrip-ops 1000                      lock+unlock pairs watched with MONITOR [1000]
               --memory-names 1000000                    distinct names of the memory check [1000000]
               --async-waiters 10000                     non-blocking waiters on one name (a twentieth on distinct names) [10000]
+              --cost-ops 200000                         lock+unlock pairs per run of the cost check in memory (a twentieth on Redis) [200000]
+              --cost-cases memory-same,memory-distinct,memory-execute,redis-lock,redis-async   cases of the cost check [these]
               --jmh-quick                               JMH in-process for a few hundred ms (smoke test)
               --report FILE                             where the Markdown report goes [benchmarks/target/benchmark-report.md]
             """;
@@ -93,6 +104,8 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         int roundTripOperations = 1000;
         long memoryNames = 1_000_000;
         int asyncWaiters = 10_000;
+        int costOperations = 200_000;
+        List<String> costCases = COST_CASES;
         boolean jmhQuick = false;
         Path report = defaultReport();
         for (int i = 0; i < args.length; i++) {
@@ -124,6 +137,8 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
                 case "--roundtrip-ops" -> roundTripOperations = positive(option, value);
                 case "--memory-names" -> memoryNames = positive(option, value);
                 case "--async-waiters" -> asyncWaiters = positive(option, value);
+                case "--cost-ops" -> costOperations = positive(option, value);
+                case "--cost-cases" -> costCases = known("cost case", list(value), COST_CASES, List.of());
                 case "--report" -> report = Path.of(value);
                 default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
             }
@@ -133,7 +148,8 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
             warmup = Duration.ofMillis(Math.max(100, Math.min(1000, fifth)));
         }
         return new BenchmarkOptions(Set.copyOf(parts), scenarios, contenders, topologies, measurement, warmup,
-                warmupPass, rounds, threads, roundTripOperations, memoryNames, asyncWaiters, jmhQuick, report);
+                warmupPass, rounds, threads, roundTripOperations, memoryNames, asyncWaiters, costOperations, costCases,
+                jmhQuick, report);
     }
 
     /** {@code benchmark-report.md} in the module's {@code target} directory, wherever the command runs from. */

@@ -1,6 +1,7 @@
 package dev.distlock.benchmarks;
 
 import dev.distlock.benchmarks.async.AsyncResult;
+import dev.distlock.benchmarks.cost.CostResult;
 import dev.distlock.benchmarks.jmh.JmhResult;
 import dev.distlock.benchmarks.memory.MemoryResult;
 import dev.distlock.benchmarks.redis.RoundTrips;
@@ -22,12 +23,13 @@ import java.util.Map;
  * @param memory the memory checks
  * @param jmh the annotation benchmarks
  * @param async the non-blocking callers
+ * @param cost the Java-side cost of one uncontended lock+unlock, per case
  * @param topologies each topology's name and description, in run order
  * @param topologyMeasurements distlock's scenario measurements on those topologies, in the order they ran
  * @param loadAtEnd the load averages when the run ended
  */
 public record BenchmarkResults(BenchmarkOptions options, LocalDate date, MachineInfo machine,
         Map<String, String> contenders, List<Measurement> measurements, List<RoundTrips> roundTrips,
-        List<MemoryResult> memory, List<JmhResult> jmh, List<AsyncResult> async,
+        List<MemoryResult> memory, List<JmhResult> jmh, List<AsyncResult> async, List<CostResult> cost,
         Map<String, String> topologies, List<Measurement> topologyMeasurements, String loadAtEnd) {
 }

@@ -6,6 +6,8 @@ import dev.distlock.benchmarks.contenders.Contenders;
 import dev.distlock.benchmarks.contenders.RedisAddress;
 import dev.distlock.benchmarks.async.AsyncResult;
 import dev.distlock.benchmarks.async.AsyncWaitersCheck;
+import dev.distlock.benchmarks.cost.CostResult;
+import dev.distlock.benchmarks.cost.LockCostCheck;
 import dev.distlock.benchmarks.jmh.JmhResult;
 import dev.distlock.benchmarks.jmh.JmhRunner;
 import dev.distlock.benchmarks.memory.MemoryCheck;
@@ -22,12 +24,16 @@ import dev.distlock.memory.InMemoryLockRegistry;
 import dev.distlock.memory.InMemoryLockStore;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.test.RedisServer;
+import dev.distlock.core.DetachedLock;
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockedTask;
 import dev.distlock.test.RespClient;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +54,9 @@ public final class BenchmarkRun {
     private static final int ASYNC_DISTINCT_ROUNDS = 20;
     /** The distinct-names measurement alternates floor and distlock this many times. */
     private static final int ASYNC_ROUNDS = 3;
+    /** Measured runs of each case of the cost check. */
+    private static final int COST_RUNS = 5;
+    private static final Duration COST_WAIT = Duration.ofSeconds(1);
 
     private final BenchmarkOptions options;
     private final PrintStream progress;
@@ -80,10 +89,11 @@ public final class BenchmarkRun {
             List<MemoryResult> memory = options.runs(Part.MEMORY) ? memory(address, stats) : List.of();
             List<JmhResult> jmh = options.runs(Part.JMH) ? jmh() : List.of();
             List<AsyncResult> async = options.runs(Part.ASYNC) ? async(address, stats) : List.of();
+            List<CostResult> cost = options.runs(Part.COST) ? cost(address, stats) : List.of();
             Map<String, String> topologyDescriptions = new LinkedHashMap<>();
             List<Measurement> topologies = options.runs(Part.TOPOLOGIES) ? topologies(topologyDescriptions) : List.of();
             return new BenchmarkResults(options, LocalDate.now(), machine, descriptions, measurements, roundTrips,
-                    memory, jmh, async, topologyDescriptions, topologies, MachineInfo.loadAverage());
+                    memory, jmh, async, cost, topologyDescriptions, topologies, MachineInfo.loadAverage());
         }
     }
 
@@ -204,6 +214,91 @@ public final class BenchmarkRun {
             stats.flushAll();
         }
         return results;
+    }
+
+    /**
+     * The cost check's cases, each on one thread and one name (or distinct names) that nobody else uses: the
+     * in-memory registry with lock()/unlock() and executeLocked, the Redis registry with lock()/unlock() and with
+     * tryLockAsync(0)/unlockAsync() awaited one pair at a time.
+     */
+    private List<CostResult> cost(RedisAddress address, RedisStats stats) throws Exception {
+        int inMemory = options.costOperations();
+        int onRedis = Math.max(1, inMemory / 20);
+        say("cost check: %,d lock+unlock pairs per run in memory, %,d on Redis, %d runs each", inMemory, onRedis,
+                COST_RUNS);
+        LockCostCheck check = new LockCostCheck(COST_RUNS);
+        List<CostResult> results = new ArrayList<>();
+        // distinct names: built up front, so that the pairs allocate no name; the store keeps each name's fence
+        // for 1 ms, as in the memory check, so that a million names do not pile up in it
+        String[] names = new String[inMemory];
+        Arrays.setAll(names, i -> "cost-distinct:" + i);
+        InMemoryLockStore store = new InMemoryLockStore(Clock.systemUTC(), Duration.ofMillis(1));
+        try (InMemoryLockRegistry registry = InMemoryLockRegistry.builder().store(store).build()) {
+            FencedLock same = registry.obtain("cost-same");
+            for (String name : options.costCases()) {
+                switch (name) {
+                    case "memory-same" -> results.add(report(check.measure(
+                            "in memory: lock() + unlock(), one name", inMemory, i -> lockAndUnlock(same))));
+                    case "memory-distinct" -> results.add(report(check.measure(
+                            "in memory: obtain(name) + lock() + unlock(), distinct names", inMemory,
+                            i -> lockAndUnlock(registry.obtain(names[i])))));
+                    case "memory-execute" -> results.add(report(check.measure(
+                            "in memory: executeLocked(name, 1 s, task), one name", inMemory,
+                            i -> registry.executeLocked("cost-execute", COST_WAIT, CostTask.INSTANCE))));
+                    default -> { } // on Redis, below
+                }
+            }
+        }
+        LettuceConnectionFactory factory = address.newConnectionFactory();
+        try (RedisLockRegistry registry = RedisLockRegistry.builder(factory).keyPrefix("bench-cost").build()) {
+            FencedLock blocking = registry.obtain("cost-lock");
+            FencedLock async = registry.obtain("cost-async");
+            for (String name : options.costCases()) {
+                switch (name) {
+                    case "redis-lock" -> results.add(report(check.measure(
+                            "Redis: lock() + unlock(), one name", onRedis, i -> lockAndUnlock(blocking))));
+                    case "redis-async" -> results.add(report(check.measure(
+                            "Redis: tryLockAsync(0) + unlockAsync(), one name, awaited", onRedis,
+                            i -> tryAndUnlockAsync(async))));
+                    default -> { } // in memory, above
+                }
+            }
+        } finally {
+            factory.destroy();
+            stats.flushAll();
+        }
+        return results;
+    }
+
+    private static void lockAndUnlock(FencedLock lock) {
+        lock.lock();
+        lock.unlock();
+    }
+
+    private static void tryAndUnlockAsync(FencedLock lock) {
+        DetachedLock held = lock.tryLockAsync(Duration.ZERO).toCompletableFuture().join();
+        if (held == null) {
+            throw new IllegalStateException("lock " + lock.name() + " was busy: the cost check must be uncontended");
+        }
+        held.unlockAsync().toCompletableFuture().join();
+    }
+
+    /** The critical section of executeLocked: nothing, and no lambda allocated per call. */
+    private enum CostTask implements LockedTask<Integer, RuntimeException> {
+        INSTANCE;
+
+        @Override
+        public Integer run() {
+            return 1;
+        }
+    }
+
+    private CostResult report(CostResult result) {
+        say("cost, %s: %,.0f ns, caller CPU %,.0f ns, caller %,.0f B, JVM CPU %,.0f ns, JVM %,.0f B per lock+unlock",
+                result.what(), result.median(CostResult.Run::wallNanos), result.median(CostResult.Run::callerCpuNanos),
+                result.median(CostResult.Run::callerBytes), result.median(CostResult.Run::jvmCpuNanos),
+                result.median(CostResult.Run::jvmBytes));
+        return result;
     }
 
     private AsyncResult report(AsyncResult result) {

@@ -3,6 +3,7 @@ package dev.distlock.benchmarks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.benchmarks.contenders.Contenders;
+import dev.distlock.benchmarks.cost.CostResult;
 import dev.distlock.benchmarks.jmh.JmhResult;
 import dev.distlock.benchmarks.redis.RoundTrips;
 import dev.distlock.benchmarks.report.MarkdownReport;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The whole harness in a few seconds of measurement: every contender in every scenario, the round-trip count,
- * a small memory check, non-blocking callers, JMH in-process and distlock on every topology. It proves the harness works and that every contender kept mutual
+ * a small memory check, non-blocking callers, the Java-side cost check, JMH in-process and distlock on every topology. It proves the harness works and that every contender kept mutual
  * exclusion; it asserts nothing about speed.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -26,7 +27,7 @@ class LockBenchmarkSmokeIT {
     @Test
     void everyContenderRunsEveryScenarioKeepsMutualExclusionAndTheReportSaysSo() throws Exception {
         BenchmarkOptions options = BenchmarkOptions.parse("--seconds", "0.3", "--warmup", "0.1", "--no-warmup-pass",
-                "--rounds", "1", "--roundtrip-ops", "20", "--memory-names", "20000", "--async-waiters", "400", "--jmh-quick");
+                "--rounds", "1", "--roundtrip-ops", "20", "--memory-names", "20000", "--async-waiters", "400", "--cost-ops", "2000", "--jmh-quick");
 
         BenchmarkResults results = new BenchmarkRun(options, System.out).run();
 
@@ -59,6 +60,8 @@ class LockBenchmarkSmokeIT {
         assertThat(results.async()).isNotEmpty().allSatisfy(r -> assertThat(r.calls()).isPositive());
         assertThat(results.async()).filteredOn(r -> r.inArrivalOrder() != null).singleElement()
                 .satisfies(r -> assertThat(r.inArrivalOrder()).as("waiters on one name served in arrival order").isTrue());
+        assertThat(results.cost()).hasSize(BenchmarkOptions.COST_CASES.size())
+                .allSatisfy(r -> assertThat(r.median(CostResult.Run::callerBytes)).isPositive());
         assertThat(results.jmh()).extracting(JmhResult::benchmark)
                 .containsExactlyInAnyOrder("annotated", "direct", "keyEvaluation");
 
@@ -67,7 +70,7 @@ class LockBenchmarkSmokeIT {
             assertThat(report).contains("### Scenario " + scenario.number() + ":");
         }
         assertThat(report).contains("### Targets (distlock)", "### Round trips", "### Annotation layer",
-                "### Memory", "### Non-blocking callers", "held in all 20 measurements", "### Topologies");
+                "### Memory", "### Non-blocking callers", "### Java-side cost", "held in all 20 measurements", "### Topologies");
     }
 
     private static List<Measurement> concat(List<Measurement> first, List<Measurement> second) {
