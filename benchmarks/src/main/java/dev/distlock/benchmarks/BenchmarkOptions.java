@@ -27,6 +27,7 @@ import java.util.Set;
  * @param roundTripOperations lock+unlock pairs watched with MONITOR per contender
  * @param memoryNames distinct names of the memory check (checkpoints at a tenth and at all of them)
  * @param asyncWaiters non-blocking waiters on one name in the async check (a twentieth of them on distinct names)
+ * @param asyncRounds how often the async check makes its calls on distinct names, each time all at once
  * @param costOperations lock+unlock pairs per run of the cost check on the in-memory registry (a twentieth on Redis)
  * @param costCases the cases of the cost check, in order
  * @param jmhQuick JMH in this JVM for a few hundred milliseconds: proves it runs, measures nothing
@@ -34,8 +35,8 @@ import java.util.Set;
  */
 public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<String> contenders,
         List<String> topologies, Duration measurement, Duration warmup, boolean warmupPass, int rounds, int threads,
-        int roundTripOperations, long memoryNames, int asyncWaiters, int costOperations, List<String> costCases,
-        boolean jmhQuick, Path report) {
+        int roundTripOperations, long memoryNames, int asyncWaiters, int asyncRounds, int costOperations,
+        List<String> costCases, boolean jmhQuick, Path report) {
 
     /** The parts of a run. */
     public enum Part {
@@ -75,6 +76,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
               --roundtrip-ops 1000                      lock+unlock pairs watched with MONITOR [1000]
               --memory-names 1000000                    distinct names of the memory check [1000000]
               --async-waiters 10000                     non-blocking waiters on one name (a twentieth on distinct names) [10000]
+              --async-rounds 20                         rounds of the calls at once on distinct names [20]
               --cost-ops 200000                         lock+unlock pairs per run of the cost check in memory (a twentieth on Redis) [200000]
               --cost-cases memory-same,memory-distinct,memory-execute,redis-lock,redis-async   cases of the cost check [these]
               --jmh-quick                               JMH in-process for a few hundred ms (smoke test)
@@ -104,6 +106,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         int roundTripOperations = 1000;
         long memoryNames = 1_000_000;
         int asyncWaiters = 10_000;
+        int asyncRounds = 20;
         int costOperations = 200_000;
         List<String> costCases = COST_CASES;
         boolean jmhQuick = false;
@@ -137,6 +140,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
                 case "--roundtrip-ops" -> roundTripOperations = positive(option, value);
                 case "--memory-names" -> memoryNames = positive(option, value);
                 case "--async-waiters" -> asyncWaiters = positive(option, value);
+                case "--async-rounds" -> asyncRounds = positive(option, value);
                 case "--cost-ops" -> costOperations = positive(option, value);
                 case "--cost-cases" -> costCases = known("cost case", list(value), COST_CASES, List.of());
                 case "--report" -> report = Path.of(value);
@@ -148,8 +152,8 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
             warmup = Duration.ofMillis(Math.max(100, Math.min(1000, fifth)));
         }
         return new BenchmarkOptions(Set.copyOf(parts), scenarios, contenders, topologies, measurement, warmup,
-                warmupPass, rounds, threads, roundTripOperations, memoryNames, asyncWaiters, costOperations, costCases,
-                jmhQuick, report);
+                warmupPass, rounds, threads, roundTripOperations, memoryNames, asyncWaiters, asyncRounds,
+                costOperations, costCases, jmhQuick, report);
     }
 
     /** {@code benchmark-report.md} in the module's {@code target} directory, wherever the command runs from. */

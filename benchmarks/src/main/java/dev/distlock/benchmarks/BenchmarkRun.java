@@ -51,7 +51,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 public final class BenchmarkRun {
 
     private static final int MEMORY_THREADS = 4;
-    private static final int ASYNC_DISTINCT_ROUNDS = 20;
     /** The distinct-names measurement alternates floor and distlock this many times. */
     private static final int ASYNC_ROUNDS = 3;
     /** Measured runs of each case of the cost check. */
@@ -195,7 +194,7 @@ public final class BenchmarkRun {
         int waiters = options.asyncWaiters();
         int distinct = Math.max(1, waiters / 20);
         say("non-blocking callers: %,d waiters on one name, %d at once on distinct names", waiters, distinct);
-        AsyncWaitersCheck check = new AsyncWaitersCheck();
+        AsyncWaitersCheck check = new AsyncWaitersCheck(stats);
         List<AsyncResult> results = new ArrayList<>();
         LettuceConnectionFactory holders = address.newConnectionFactory();
         LettuceConnectionFactory waiting = address.newConnectionFactory();
@@ -204,8 +203,8 @@ public final class BenchmarkRun {
                 RedisLockRegistry registry = RedisLockRegistry.builder(waiting).keyPrefix("bench-async").build()) {
             results.add(report(check.oneName(holding, registry, waiters)));
             for (int round = 0; round < ASYNC_ROUNDS; round++) {
-                results.add(report(check.floorDistinctNames(floor, distinct, ASYNC_DISTINCT_ROUNDS)));
-                results.add(report(check.distinctNames(registry, distinct, ASYNC_DISTINCT_ROUNDS)));
+                results.add(report(check.floorDistinctNames(floor, distinct, options.asyncRounds())));
+                results.add(report(check.distinctNames(registry, distinct, options.asyncRounds())));
             }
         } finally {
             floor.shutdown();
@@ -302,8 +301,10 @@ public final class BenchmarkRun {
     }
 
     private AsyncResult report(AsyncResult result) {
-        say("async, %s: %,.0f calls/s, threads %d idle, %d at most%s", result.what(), result.callsPerSecond(),
-                result.threadsIdle(), result.threadsPeak(), result.inArrivalOrder() == null ? ""
+        say("async, %s: %,.0f calls/s, %.1f Redis commands and %.1f µs of Redis CPU per call, threads %d idle, "
+                + "%d at most%s", result.what(), result.callsPerSecond(), result.commandsPerCall(),
+                result.redisCpuMicrosPerCall(), result.threadsIdle(), result.threadsPeak(),
+                result.inArrivalOrder() == null ? ""
                         : result.inArrivalOrder() ? ", in arrival order" : ", OUT OF ORDER");
         return result;
     }

@@ -1,5 +1,7 @@
 package dev.distlock.benchmarks.async;
 
+import dev.distlock.benchmarks.redis.RedisCounters;
+
 /**
  * One measurement of non-blocking callers.
  *
@@ -9,11 +11,22 @@ package dev.distlock.benchmarks.async;
  * @param threadsIdle the JVM's live threads before the calls (the sampler's own included)
  * @param threadsPeak the most live threads seen while they ran
  * @param inArrivalOrder whether the holds came in the order the calls were made (on one name), or {@code null}
+ * @param redis what Redis did from the first call to the last unlock
  */
 public record AsyncResult(String what, int calls, double seconds, int threadsIdle, int threadsPeak,
-        Boolean inArrivalOrder) {
+        Boolean inArrivalOrder, RedisCounters redis) {
 
     public double callsPerSecond() {
         return calls / seconds;
+    }
+
+    /** Redis commands per lock+unlock, script internals included. */
+    public double commandsPerCall() {
+        return redis.commands() / (double) calls;
+    }
+
+    /** Redis CPU time per lock+unlock, in microseconds. */
+    public double redisCpuMicrosPerCall() {
+        return redis.cpuSeconds() * 1e6 / calls;
     }
 }

@@ -1,5 +1,7 @@
 package dev.distlock.benchmarks.async;
 
+import dev.distlock.benchmarks.redis.RedisCounters;
+import dev.distlock.benchmarks.redis.RedisStats;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockRegistry;
 import io.lettuce.core.RedisClient;
@@ -35,6 +37,12 @@ public final class AsyncWaitersCheck {
             return 0""";
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private final RedisStats stats;
+
+    /** @param stats the counters of the Redis server the calls go to */
+    public AsyncWaitersCheck(RedisStats stats) {
+        this.stats = stats;
+    }
 
     /**
      * {@code count} {@code lockAsync()} calls on one name of {@code waiters}, made while another registry holds it;
@@ -46,6 +54,7 @@ public final class AsyncWaitersCheck {
         holder.lock();
         List<Integer> order = new CopyOnWriteArrayList<>();
         try (ThreadSampler sampler = new ThreadSampler()) {
+            RedisCounters before = stats.read();
             long start = System.nanoTime();
             List<CompletableFuture<Void>> done = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
@@ -57,12 +66,14 @@ public final class AsyncWaitersCheck {
             }
             holder.unlock();
             await(done);
+            double seconds = seconds(start);
+            RedisCounters redis = stats.read().minus(before);
             boolean inOrder = order.size() == count;
             for (int i = 1; inOrder && i < count; i++) {
                 inOrder = order.get(i) > order.get(i - 1);
             }
             return new AsyncResult("distlock: " + String.format("%,d", count) + " lockAsync() on one name", count,
-                    seconds(start), sampler.idle, sampler.peak(), inOrder);
+                    seconds, sampler.idle, sampler.peak(), inOrder, redis);
         }
     }
 
@@ -96,6 +107,7 @@ public final class AsyncWaitersCheck {
             call.apply(i).toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
         }
         try (ThreadSampler sampler = new ThreadSampler()) {
+            RedisCounters before = stats.read();
             long start = System.nanoTime();
             for (int round = 0; round < rounds; round++) {
                 List<CompletableFuture<?>> done = new ArrayList<>(count);
@@ -104,8 +116,9 @@ public final class AsyncWaitersCheck {
                 }
                 await(done);
             }
+            double seconds = seconds(start);
             return new AsyncResult(who + ": " + count + " at once on distinct names, " + rounds + " rounds",
-                    count * rounds, seconds(start), sampler.idle, sampler.peak(), null);
+                    count * rounds, seconds, sampler.idle, sampler.peak(), null, stats.read().minus(before));
         }
     }
 

@@ -253,13 +253,15 @@ public final class MarkdownReport {
         line("`lockAsync()`/`tryLockAsync()` with `unlockAsync()` on the Redis registry; the floor makes the same "
                 + "calls on Lettuce's async API directly (`SET NX PX`, compare-and-delete script, one connection). "
                 + "Threads: the JVM's live threads before the calls and the most seen while they ran (sampled every "
-                + "millisecond).");
+                + "millisecond). Redis: commands (script internals included) and server CPU per lock+unlock, "
+                + "from `INFO commandstats` and `INFO cpu` around the timed calls.");
         line();
-        line("| what | calls | calls/s | threads idle → peak | arrival order |");
-        line("| --- | ---: | ---: | ---: | --- |");
+        line("| what | calls | calls/s | Redis cmds/call | Redis CPU µs/call | threads idle → peak | arrival order |");
+        line("| --- | ---: | ---: | ---: | ---: | ---: | --- |");
         for (AsyncResult r : async) {
             line("| " + r.what() + " | " + Format.number(r.calls(), 0) + " | " + Format.number(r.callsPerSecond(), 0)
-                    + " | " + r.threadsIdle() + " → " + r.threadsPeak() + " | "
+                    + " | " + Format.number(r.commandsPerCall(), 1) + " | "
+                    + Format.number(r.redisCpuMicrosPerCall(), 1) + " | " + r.threadsIdle() + " → " + r.threadsPeak() + " | "
                     + (r.inArrivalOrder() == null ? "" : r.inArrivalOrder() ? "yes" : "**no**") + " |");
         }
         line();
