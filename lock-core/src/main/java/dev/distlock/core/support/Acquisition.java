@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * background ({@link Cleanup}) and never used again; an uninterruptible {@code lock()} then starts over with a new
  * token. Store calls run with the interrupt flag cleared, so an interrupt breaks a wait, never a command in flight.
  */
-final class Acquisition {
+final class Acquisition implements TransientRetries.Reporter {
 
     private final StoreLockRegistry registry;
     private final LockStore store;
@@ -71,11 +71,15 @@ final class Acquisition {
         this.async = async;
         this.steps = steps;
         this.listenerContext = registry.listeners().captureContext();
-        this.failures = new TryFailures(name, store, interruptible, new TransientRetries(error -> {
-            try (ListenerContext.Scope scope = registry.listeners().inContext(listenerContext)) {
-                registry.listeners().acquireRetrying(failure(error));
-            }
-        }));
+        this.failures = new TryFailures(name, store, interruptible, this);
+    }
+
+    /** Transient failures have lasted a while: the listeners hear of it once, while the call goes on waiting. */
+    @Override
+    public void persistent(RuntimeException lastFailure) {
+        try (ListenerContext.Scope scope = registry.listeners().inContext(listenerContext)) {
+            registry.listeners().acquireRetrying(failure(lastFailure));
+        }
     }
 
     /** Starts the acquisition: the future completes with the new hold, or {@code null} if the wait ran out. */

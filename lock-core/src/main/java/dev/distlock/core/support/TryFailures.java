@@ -17,17 +17,19 @@ final class TryFailures {
     private final String name;
     private final LockStore store;
     private final boolean interruptible;
-    private final TransientRetries retries;
+    private final TransientRetries.Reporter reporter;
+    /** Made at the first transient failure: most calls never meet one, and this saves them the allocation. */
+    private TransientRetries retries;
     /** Whether a try found the name held: transient errors after it end the call as a timeout, not an error. */
     private boolean sawHeld;
     /** An interrupt that an uninterruptible acquisition waited through. */
     private volatile boolean interrupted;
 
-    TryFailures(String name, LockStore store, boolean interruptible, TransientRetries retries) {
+    TryFailures(String name, LockStore store, boolean interruptible, TransientRetries.Reporter reporter) {
         this.name = name;
         this.store = store;
         this.interruptible = interruptible;
-        this.retries = retries;
+        this.reporter = reporter;
     }
 
     boolean interruptible() {
@@ -72,6 +74,9 @@ final class TryFailures {
             return Restart.INSTANCE;
         }
         if (failure instanceof RuntimeException runtime && store.classify(runtime).isTransient()) {
+            if (retries == null) {
+                retries = new TransientRetries(reporter);
+            }
             retries.failed(runtime);
             if (retries.retryWithin(remainingNanos)) {
                 return Restart.INSTANCE;
@@ -85,7 +90,9 @@ final class TryFailures {
 
     /** An answer, counted: the error streak ends, and an interrupt that raced with a taken lock gives it back. */
     AcquireResult answered(AcquireResult answer) throws InterruptedException {
-        retries.answered();
+        if (retries != null) {
+            retries.answered();
+        }
         sawHeld |= !answer.acquired();
         if (answer.acquired() && interruptible && Thread.interrupted()) {
             // the lock was taken as the interrupt came: the clean-up releases it again
@@ -96,7 +103,7 @@ final class TryFailures {
 
     /** The pause before the retry the last failure asked for (0 if none), once. */
     long takePause() {
-        return retries.takePause();
+        return retries != null ? retries.takePause() : 0;
     }
 
     /** Runs a store call with the interrupt flag cleared; an interrupt meanwhile is kept for the caller. */
