@@ -157,11 +157,18 @@ final class Acquisition implements TransientRetries.Reporter {
     }
 
     private void newAttempt() throws InterruptedException {
-        registry.checkOpen(name);
-        attempt = new Attempt(registry, request, registry.newToken(), waits ? this::noticeArrived : null);
         if (waits) {
+            // counted before the registry is checked: a close() from now on waits for this call to withdraw, and one
+            // before it is seen here (a close between the check and the count would end the pools under its try)
             registry.waiters().add(this);
         }
+        try {
+            registry.checkOpen(name);
+        } catch (IllegalStateException closed) {
+            registry.waiters().remove(this);
+            throw closed;
+        }
+        attempt = new Attempt(registry, request, registry.newToken(), waits ? this::noticeArrived : null);
         tryStore(waits);
     }
 
