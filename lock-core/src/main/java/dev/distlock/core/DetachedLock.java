@@ -19,7 +19,12 @@ import java.util.concurrent.CompletionStage;
  * }</pre>
  *
  * <p>The {@code ...Async} methods never block the caller: each completes its stage when the backend answered,
- * with the same outcome (or exception) as its blocking counterpart.
+ * with the same outcome (or exception) as its blocking counterpart. On a store with an asynchronous client (Redis
+ * through Lettuce with a shared connection, Spring Boot's default) no thread waits for the answer; on a blocking
+ * one (Jedis, a pooled Lettuce factory, replica acknowledgement) the command runs on one of the registry's call
+ * threads (16 at most). Stages complete on one of the registry's step threads (8 at most), never on the client's
+ * own I/O threads: work chained with {@code thenRun} and the like runs there, and work that blocks belongs on an
+ * executor of its own ({@code thenRunAsync(work, executor)}).
  */
 public interface DetachedLock {
 

@@ -1,6 +1,9 @@
 package dev.distlock.redis;
 
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.util.Arrays;
@@ -24,6 +27,8 @@ final class AsyncScripts {
 
     private final LettuceConnectionFactory factory;
     private final long timeoutMillis;
+    /** The shared connection's async API, kept between calls; fetched again once it is no longer open. */
+    private volatile RedisClusterAsyncCommands<byte[], byte[]> shared;
 
     private AsyncScripts(LettuceConnectionFactory factory) {
         this.factory = factory;
@@ -78,10 +83,28 @@ final class AsyncScripts {
         return reply.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
     }
 
-    /** The async API of the factory's shared connection (the factory reconnects it when needed). */
+    /**
+     * The async API of the factory's shared connection. Kept while it is open, so that a call costs no Spring Data
+     * connection; asked of the factory again when it is not (reconnecting, or reset by the factory's owner), which
+     * hands back the connection Lettuce is reconnecting, or makes a new one if it was closed.
+     */
     private RedisClusterAsyncCommands<byte[], byte[]> sharedCommands() {
-        try (RedisConnection connection = factory.getConnection()) {
-            return ((LettuceConnection) connection).getNativeConnection();
+        RedisClusterAsyncCommands<byte[], byte[]> commands = shared;
+        if (commands != null && isOpen(commands)) {
+            return commands;
         }
+        try (RedisConnection connection = factory.getConnection()) {
+            commands = ((LettuceConnection) connection).getNativeConnection();
+        }
+        shared = commands;
+        return commands;
+    }
+
+    private static boolean isOpen(RedisClusterAsyncCommands<byte[], byte[]> commands) {
+        StatefulConnection<?, ?> connection = commands instanceof RedisAsyncCommands<?, ?> single
+                ? single.getStatefulConnection()
+                : commands instanceof RedisAdvancedClusterAsyncCommands<?, ?> cluster ? cluster.getStatefulConnection()
+                : null;
+        return connection != null && connection.isOpen();
     }
 }

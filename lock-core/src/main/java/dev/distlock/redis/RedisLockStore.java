@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.HandOffNotices;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -27,8 +27,8 @@ final class RedisLockStore implements LockStore {
             "(TRYAGAIN|MOVED|ASK|CLUSTERDOWN|MASTERDOWN|LOADING|READONLY|NOREPLICAS|BUSY)\\b");
     private static final Pattern CONNECTION_LOST = Pattern.compile(
             "(?i)connection (closed|reset|refused)|broken pipe|unexpected end of stream");
-    private static final byte[] QUEUE = bytes("1");
-    private static final byte[] NO_QUEUE = bytes("0");
+    private static final byte[] YES = bytes("1");
+    private static final byte[] NO = bytes("0");
 
     private final RedisConnectionFactory redis;
     private final RedisKeys keys;
@@ -38,8 +38,8 @@ final class RedisLockStore implements LockStore {
     private final AtomicBoolean publishRefusalReported = new AtomicBoolean();
     private final ReplicaAcks acks;
     private final PipelineConnections acknowledged;
-    /** Lettuce's asynchronous API, when the factory shares one connection; else {@code null}. */
-    private final AsyncScripts async;
+    /** The operations on Lettuce's asynchronous API, when the factory shares one connection; else {@code null}. */
+    private final RedisAsyncLockStore async;
 
     RedisLockStore(RedisConnectionFactory redis, RedisKeys keys, GrantInbox inbox, long fenceRetentionMillis) {
         this(redis, keys, inbox, fenceRetentionMillis, ReplicaAcks.NONE);
@@ -54,7 +54,8 @@ final class RedisLockStore implements LockStore {
         this.inboxChannel = bytes(inbox.channel());
         this.acks = acks;
         this.acknowledged = new PipelineConnections(redis);
-        this.async = AsyncScripts.of(redis);
+        AsyncScripts scripts = acks.enabled() ? null : AsyncScripts.of(redis);
+        this.async = scripts != null ? new RedisAsyncLockStore(this, scripts) : null;
     }
 
     @Override
@@ -65,24 +66,18 @@ final class RedisLockStore implements LockStore {
     }
 
     /**
-     * On a Lettuce factory that shares its connection (the default), sent on Lettuce's asynchronous API: no thread
-     * waits for the reply. With replica acknowledgement on, or on Jedis or a pooled factory, the script runs on the
-     * calling thread.
+     * On a Lettuce factory that shares its connection (Boot's default), the operations sent on Lettuce's asynchronous
+     * API: no thread waits for a reply. {@code null} with replica acknowledgement on (its {@code WAIT} needs a
+     * connection of its own), on Jedis or on a pooled factory.
      */
     @Override
-    public CompletionStage<AcquireResult> tryAcquireAsync(String name, String token, long leaseMillis, boolean queue,
-            long waiterTimeoutMillis) {
-        if (async == null || acks.enabled()) {
-            return LockStore.super.tryAcquireAsync(name, token, leaseMillis, queue, waiterTimeoutMillis);
-        }
-        return async.<List<?>>run(LockScripts.ACQUIRE, 4, acquireKeys(name, token, leaseMillis, queue,
-                waiterTimeoutMillis)).thenApply(RedisLockStore::acquireResult);
+    public AsyncLockStore async() {
+        return async;
     }
 
     @Override
     public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
-        byte[][] keysAndArgs = lockKeys(name, bytes(token), bytes(Long.toString(leaseMillis)), fenceRetentionMillis);
-        return acquired(LockScripts.LEAVE, name, token, keysAndArgs);
+        return acquired(LockScripts.LEAVE, name, token, leaveKeys(name, token, leaseMillis));
     }
 
     /**
@@ -101,7 +96,7 @@ final class RedisLockStore implements LockStore {
             if (result.acquired() && reply.replicas() < acks.replicas()) {
                 RuntimeException shortfall = acks.shortfall(name, "acquired", reply.replicas());
                 try {
-                    LockScripts.ABANDON.run(connection, 5, releaseKeys(name, bytes(token), fenceRetentionMillis));
+                    LockScripts.ABANDON.run(connection, 5, releaseKeys(name, token));
                 } catch (RuntimeException undoFailed) {
                     shortfall.addSuppressed(undoFailed); // the registry's clean-up tries again
                 }
@@ -113,22 +108,12 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public boolean release(String name, String token) {
-        return released(LockScripts.RELEASE.run(redis, 5, releaseKeys(name, bytes(token), fenceRetentionMillis)));
-    }
-
-    /** Like {@link #tryAcquireAsync}: on Lettuce's asynchronous API when the factory shares its connection. */
-    @Override
-    public CompletionStage<Boolean> releaseAsync(String name, String token) {
-        if (async == null || acks.enabled()) {
-            return LockStore.super.releaseAsync(name, token);
-        }
-        return async.<List<?>>run(LockScripts.RELEASE, 5, releaseKeys(name, bytes(token), fenceRetentionMillis))
-                .thenApply(this::released);
+        return released(LockScripts.RELEASE.run(redis, 5, releaseKeys(name, token)));
     }
 
     @Override
     public void abandon(String name, String token) {
-        released(LockScripts.ABANDON.run(redis, 5, releaseKeys(name, bytes(token), fenceRetentionMillis)));
+        released(LockScripts.ABANDON.run(redis, 5, releaseKeys(name, token)));
     }
 
     @Override
@@ -142,8 +127,7 @@ final class RedisLockStore implements LockStore {
     }
 
     private boolean setLease(String name, String token, long leaseMillis, boolean onlyLonger) {
-        byte[][] keysAndArgs = {bytes(keys.lock(name)), bytes(token), bytes(Long.toString(leaseMillis)),
-                bytes(onlyLonger ? "1" : "0")};
+        byte[][] keysAndArgs = leaseKeys(name, token, leaseMillis, onlyLonger);
         if (!acks.enabled()) {
             return LockScripts.EXTEND.<Long>run(redis, 1, keysAndArgs) == 1L;
         }
@@ -166,8 +150,7 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public long remainingLeaseMillis(String name, String token) {
-        long pttl = LockScripts.REMAINING.<Long>run(redis, 1, bytes(keys.lock(name)), bytes(token));
-        return leaseLeft(pttl);
+        return leaseLeft(LockScripts.REMAINING.<Long>run(redis, 1, remainingKeys(name, token)));
     }
 
     @Override
@@ -247,19 +230,35 @@ final class RedisLockStore implements LockStore {
     }
 
     /** The keys and arguments of the acquire script. */
-    private byte[][] acquireKeys(String name, String token, long leaseMillis, boolean queue, long waiterTimeoutMillis) {
+    byte[][] acquireKeys(String name, String token, long leaseMillis, boolean queue, long waiterTimeoutMillis) {
         return lockKeys(name, bytes(token), bytes(Long.toString(leaseMillis)), fenceRetentionMillis,
-                queue ? QUEUE : NO_QUEUE, bytes(Long.toString(waiterTimeoutMillis)), inboxChannel);
+                queue ? YES : NO, bytes(Long.toString(waiterTimeoutMillis)), inboxChannel);
+    }
+
+    /** The keys and arguments of the script that leaves the queue. */
+    byte[][] leaveKeys(String name, String token, long leaseMillis) {
+        return lockKeys(name, bytes(token), bytes(Long.toString(leaseMillis)), fenceRetentionMillis);
+    }
+
+    /** The keys and arguments of the release and abandon scripts. */
+    byte[][] releaseKeys(String name, String token) {
+        return keysAndArgs(name, true, bytes(token), fenceRetentionMillis);
+    }
+
+    /** The key and arguments of the script that sets a lease ({@code onlyLonger}: a renewal). */
+    byte[][] leaseKeys(String name, String token, long leaseMillis, boolean onlyLonger) {
+        return new byte[][] {bytes(keys.lock(name)), bytes(token), bytes(Long.toString(leaseMillis)),
+                onlyLonger ? YES : NO};
+    }
+
+    /** The key and argument of the script that reads a hold's lease. */
+    byte[][] remainingKeys(String name, String token) {
+        return new byte[][] {bytes(keys.lock(name)), bytes(token)};
     }
 
     /** The lock, fence, queue and waiters keys of lock {@code name}, followed by {@code args}. */
     private byte[][] lockKeys(String name, byte[]... args) {
         return keysAndArgs(name, false, args);
-    }
-
-    /** The keys of {@link #lockKeys} and the released key, followed by {@code args}. */
-    private byte[][] releaseKeys(String name, byte[]... args) {
-        return keysAndArgs(name, true, args);
     }
 
     private byte[][] keysAndArgs(String name, boolean withReleased, byte[]... args) {
@@ -281,7 +280,7 @@ final class RedisLockStore implements LockStore {
      * Reads a release's {@code {1}}, {@code {1, error}} or {@code {0}}. A refused hand-off notice does not
      * fail the release (the waiter finds the hand-off at its next poll); it is logged once.
      */
-    private boolean released(List<?> reply) {
+    boolean released(List<?> reply) {
         if (reply.size() > 1 && publishRefusalReported.compareAndSet(false, true)) {
             Object error = reply.get(1);
             log.warn("Redis refused to publish a hand-off notice: {}. Waiters still get the lock at their next poll "
@@ -294,7 +293,7 @@ final class RedisLockStore implements LockStore {
     }
 
     /** Reads a {@code {1, fencing token, server ms}} or {@code {0, holder's lease, server ms}} reply. */
-    private static AcquireResult acquireResult(List<?> reply) {
+    static AcquireResult acquireResult(List<?> reply) {
         long value = ((Number) reply.get(1)).longValue();
         long serverMillis = ((Number) reply.get(2)).longValue();
         return ((Number) reply.get(0)).intValue() == 1
@@ -303,7 +302,7 @@ final class RedisLockStore implements LockStore {
     }
 
     /** A {@code PTTL} reply in the store's terms: -1 (a key without expiry) never expires; -2 (no key) stays negative. */
-    private static long leaseLeft(long pttl) {
+    static long leaseLeft(long pttl) {
         return pttl == -1 ? NEVER_EXPIRES : pttl;
     }
 

@@ -1,8 +1,6 @@
 package dev.distlock.core.spi;
 
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
 /**
  * The atomic operations a lock backend provides. Each method is one indivisible step in the backend; the
@@ -44,20 +42,6 @@ public interface LockStore extends AutoCloseable {
     AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue, long waiterTimeoutMillis);
 
     /**
-     * {@link #tryAcquire} without blocking the caller: the stage completes with the answer, or with the failure
-     * the backend reported. By default the call is made on the calling thread (a store without an asynchronous
-     * client); a store whose client has one overrides it, so that non-blocking callers cost no thread while it runs.
-     */
-    default CompletionStage<AcquireResult> tryAcquireAsync(String name, String token, long leaseMillis, boolean queue,
-            long waiterTimeoutMillis) {
-        try {
-            return CompletableFuture.completedFuture(tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
-        } catch (RuntimeException failure) {
-            return CompletableFuture.failedFuture(failure);
-        }
-    }
-
-    /**
      * Takes {@code token} out of the queue: its acquisition gives up.
      *
      * @return acquired, with the fencing token and the lease extended to {@code leaseMillis}, if the lock was
@@ -71,18 +55,6 @@ public interface LockStore extends AutoCloseable {
      * @return whether it was held under the token (false: expired and taken, deleted or taken over)
      */
     boolean release(String name, String token);
-
-    /**
-     * {@link #release} without blocking the caller; by default made on the calling thread, like
-     * {@link #tryAcquireAsync}.
-     */
-    default CompletionStage<Boolean> releaseAsync(String name, String token) {
-        try {
-            return CompletableFuture.completedFuture(release(name, token));
-        } catch (RuntimeException failure) {
-            return CompletableFuture.failedFuture(failure);
-        }
-    }
 
     /**
      * Takes {@code token} out of the queue and releases the lock if it is held under {@code token}: the
@@ -139,6 +111,15 @@ public interface LockStore extends AutoCloseable {
 
     /** What registry {@code instance} last announced, or an empty map if nothing (any more). */
     Map<String, String> announcement(String instance);
+
+    /**
+     * This store's operations sent without blocking the caller, if its client is asynchronous; {@code null} (the
+     * default) if its calls block, and the engine then makes them on a bounded pool for non-blocking callers and the
+     * background. Blocking callers use the methods above on their own thread either way.
+     */
+    default AsyncLockStore async() {
+        return null;
+    }
 
     /**
      * How this store tells waiters that a release handed them the lock; {@link HandOffNotices#NONE} by default (its

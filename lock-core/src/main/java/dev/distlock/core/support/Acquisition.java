@@ -6,7 +6,7 @@ import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * background ({@link Cleanup}) and never used again; an uninterruptible {@code lock()} then starts over with a new
  * token. Store calls run with the interrupt flag cleared, so an interrupt breaks a wait, never a command in flight.
  */
-final class Acquisition implements TransientRetries.Reporter {
+final class Acquisition extends StepMachine implements TransientRetries.Reporter {
 
     private final StoreLockRegistry registry;
     private final LockStore store;
@@ -33,35 +33,30 @@ final class Acquisition implements TransientRetries.Reporter {
     private final WaitTimers time;
     private final boolean waits;
     private final boolean async;
-    private final Executor steps;
+    private final GatePass gate;
     private final CompletableFuture<Hold> result = new CompletableFuture<>();
     private final TryFailures failures;
     /** What the listeners' events of this call carry from the thread that started it. */
     private final Object listenerContext;
 
     // written by steps only, which run one at a time
-    private CompletableFuture<Void> gateEntry;
-    private boolean hasGate;
-    private boolean finished;
     private Attempt attempt;
     /** Whether the attempt waits for a notice, its poll or the store's listening. */
     private boolean sleeping;
-    /** Whether a try was sent and its answer has not come yet; whether a notice came meanwhile. */
-    private boolean inFlight;
+    /** Whether a notice came while a try was in flight. */
     private boolean noticeMissed;
     /** Whether the last answer came after the wait: the attempt is cleaned up in the background. */
     private boolean late;
-    /** Whether the caller cancelled: the next step ends the acquisition. */
-    private volatile boolean cancelled;
 
     /**
      * @param waitNanos how long to wait; 0 for one try, {@link Long#MAX_VALUE} for no limit
      * @param interruptible whether an interrupt of the thread running the steps ends the call
-     * @param async whether tries are sent without blocking the step's thread (for non-blocking callers); else
-     *        each is answered within its step
+     * @param async whether commands are sent without blocking the step's thread (for non-blocking callers), their
+     *        answers handled by later steps; else each is answered within its step
      */
     Acquisition(StoreLockRegistry registry, LockRequest request, long waitNanos, boolean interruptible,
             boolean async, Executor steps) {
+        super(steps);
         this.registry = registry;
         this.store = registry.store();
         this.request = request;
@@ -69,7 +64,7 @@ final class Acquisition implements TransientRetries.Reporter {
         this.time = new WaitTimers(registry.timer(), waitNanos);
         this.waits = time.waits();
         this.async = async;
-        this.steps = steps;
+        this.gate = new GatePass(request.state().gate);
         this.listenerContext = registry.listeners().captureContext();
         this.failures = new TryFailures(name, store, interruptible, this);
     }
@@ -84,11 +79,11 @@ final class Acquisition implements TransientRetries.Reporter {
 
     /** Starts the acquisition: the future completes with the new hold, or {@code null} if the wait ran out. */
     CompletableFuture<Hold> start() {
-        gateEntry = request.state().gate.enter();
-        if (!gateEntry.isDone()) {
-            steps.execute(this::armDeadline);
+        CompletableFuture<Void> entry = gate.enter();
+        if (!entry.isDone()) {
+            execute(this::armDeadline);
         }
-        gateEntry.whenComplete((entered, error) -> submit(this::entered));
+        entry.whenComplete((entered, error) -> submit(this::entered));
         return result;
     }
 
@@ -108,15 +103,6 @@ final class Acquisition implements TransientRetries.Reporter {
         submit(() -> finish(null, error));
     }
 
-    /**
-     * The caller no longer wants the result (a cancelled future): withdraw, as for an interrupt. The next step,
-     * whatever it was for, ends the acquisition instead, so no try goes out after the cancellation.
-     */
-    void cancel() {
-        cancelled = true;
-        submit(() -> { });
-    }
-
     /** The registry closes: a waiting call withdraws. */
     void wakeForClose() {
         submit(this::wakeIfSleeping);
@@ -128,31 +114,9 @@ final class Acquisition implements TransientRetries.Reporter {
 
     // --- steps ---
 
-    /** Runs {@code body} as a step, unless the acquisition finished; its outcome decides what comes next. */
-    private void submit(Step body) {
-        steps.execute(() -> {
-            if (finished) {
-                return;
-            }
-            if (cancelled) {
-                finish(null, null);
-                return;
-            }
-            try {
-                body.run();
-            } catch (TryFailures.Restart restart) {
-                restart();
-            } catch (TryFailures.OutOfTime end) {
-                finish(null, null);
-            } catch (InterruptedException | RuntimeException failure) {
-                finish(null, failure);
-            }
-        });
-    }
-
     /** The gate let this call in (or the registry closed): the first try. */
     private void entered() throws InterruptedException {
-        hasGate = true;
+        gate.entered();
         newAttempt();
     }
 
@@ -168,14 +132,14 @@ final class Acquisition implements TransientRetries.Reporter {
             registry.waiters().remove(this);
             throw closed;
         }
-        attempt = new Attempt(registry, request, registry.newToken(), waits ? this::noticeArrived : null);
+        attempt = new Attempt(registry, request, registry.newToken(), waits ? this::noticeArrived : null, async);
         tryStore(waits);
     }
 
     /** A hand-off notice: wakes a sleeping attempt now, or one whose try is in flight once it is answered. */
     private void noticeArrived() {
         submit(() -> {
-            if (inFlight) {
+            if (inFlight()) {
                 noticeMissed = true;
             } else {
                 wakeIfSleeping();
@@ -183,24 +147,20 @@ final class Acquisition implements TransientRetries.Reporter {
         });
     }
 
-    /** One try: answered within this step, or (non-blocking) sent, with its answer handled by a later step. */
+    /** One try: answered within this step (blocking), or sent, with its answer handled by a later step. */
     private void tryStore(boolean queue) throws InterruptedException {
         if (!async) {
-            handle(tryOnce(queue));
-            return;
+            failures.beforeTry(); // a blocking caller's try goes out on its thread: a pending interrupt counts first
         }
         Attempt current = attempt;
         long sent = current.sending();
-        inFlight = true;
-        current.sendAsync(queue).whenComplete((answer, failure) -> submit(() -> {
-            inFlight = false;
+        afterReply(current.send(queue), (answer, failure) -> {
             if (failure != null) {
                 current.noAnswer();
-                throw failures.classified(failure instanceof CompletionException wrapped
-                        && wrapped.getCause() != null ? wrapped.getCause() : failure, remainingNanos());
+                throw failures.classified(failure, remainingNanos());
             }
             handle(failures.answered(current.received(sent, answer, queue)));
-        }));
+        });
     }
 
     /** What an answered try means: the hold, the end of the wait, or a wait for a notice or the next poll. */
@@ -227,13 +187,20 @@ final class Acquisition implements TransientRetries.Reporter {
         }
         if (registry.isClosed()) {
             withdraw();
+            return;
         }
         long remaining = remainingNanos();
         if (remaining <= 0) {
             // at most one command after the wait: leaving the queue tells whether it was handed over meanwhile;
             // if the last poll already answered after the wait, the clean-up leaves for it
             late = time.isAfterDeadline(attempt.answeredNanos());
-            finish(late ? null : failures.uninterrupted(attempt::leave), null);
+            if (late || !attempt.mustLeave()) {
+                finish(null, null);
+                return;
+            }
+            Attempt current = attempt;
+            long sent = System.nanoTime();
+            afterReply(current.leave(), (left, failure) -> finish(current.left(sent, left, failure), null));
             return;
         }
         armDeadline();
@@ -272,7 +239,8 @@ final class Acquisition implements TransientRetries.Reporter {
     }
 
     /** A transient error, an interrupt that broke a command of lock(), or a reply too late: go on with a new token. */
-    private void restart() {
+    @Override
+    void restart() {
         endAttempt(false);
         long pause = failures.takePause();
         if (pause > 0) {
@@ -284,8 +252,8 @@ final class Acquisition implements TransientRetries.Reporter {
 
     /** The wait ran out: a call at the gate gives up; a sleeping one asks once more, by leaving the store's queue. */
     private void deadlinePassed() throws InterruptedException {
-        if (!hasGate) {
-            if (request.state().gate.withdraw(gateEntry)) {
+        if (!gate.isInside()) {
+            if (gate.giveUp()) {
                 finish(null, null);
             }
         } else {
@@ -294,29 +262,25 @@ final class Acquisition implements TransientRetries.Reporter {
     }
 
     /** The registry closes: leave the queue and anything handed over, then fail the call. */
-    private void withdraw() {
-        failures.uninterrupted(() -> {
-            attempt.withdraw();
-            return null;
+    private void withdraw() throws InterruptedException {
+        Attempt current = attempt;
+        afterReply(current.withdraw(), (done, failure) -> {
+            current.withdrawn(failure);
+            throw new IllegalStateException("Lock '" + name + "' was not acquired: its registry was closed while "
+                    + "the call waited");
         });
-        throw new IllegalStateException("Lock '" + name + "' was not acquired: its registry was closed while the "
-                + "call waited");
     }
 
     /** The one way out: the hold, nothing ({@code null}: the wait ran out, or the caller left) or an error. */
-    private void finish(Hold hold, Throwable error) {
-        finished = true;
+    @Override
+    void finish(Hold hold, Throwable error) {
+        boolean inFlight = markFinished();
         time.cancelDeadline();
         if (inFlight) {
             attempt.noAnswer(); // its answer may still come (and the command run): clean up behind it
         }
         endAttempt(late || inFlight);
-        NameGate gate = request.state().gate;
-        if (!hasGate && gateEntry != null && !gate.withdraw(gateEntry)) {
-            gateEntry.thenRun(gate::leave); // let in just as the call ended: the gate goes on to the next
-        } else if (hasGate && hold == null) {
-            gate.leave();
-        }
+        gate.ended(hold != null);
         try (ListenerContext.Scope scope = registry.listeners().inContext(listenerContext)) {
             registry.settle(this, request, hold);
             if (hold == null) {
@@ -347,18 +311,6 @@ final class Acquisition implements TransientRetries.Reporter {
         }
     }
 
-    /** One try answered on this thread, with the interrupt flag cleared. */
-    private AcquireResult tryOnce(boolean queue) throws InterruptedException {
-        failures.beforeTry();
-        AcquireResult answer;
-        try {
-            answer = attempt.tryOnce(queue);
-        } catch (RuntimeException failure) {
-            throw failures.classified(failure, remainingNanos());
-        }
-        return failures.answered(answer);
-    }
-
     private void armDeadline() {
         time.armDeadline(() -> submit(this::deadlinePassed));
     }
@@ -369,12 +321,5 @@ final class Acquisition implements TransientRetries.Reporter {
 
     private long remainingNanos() {
         return time.remainingNanos();
-    }
-
-    /** A step of the acquisition. */
-    @FunctionalInterface
-    private interface Step {
-
-        void run() throws InterruptedException;
     }
 }

@@ -1,6 +1,7 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
 import dev.distlock.core.spi.LockStore;
@@ -17,6 +18,11 @@ final class Attempt implements Consumer<Grant> {
 
     private final StoreLockRegistry registry;
     private final LockStore store;
+    /**
+     * How the commands go out: without waiting for a non-blocking caller; answered on the calling thread (the stage
+     * complete on return) for a blocking one.
+     */
+    private final AsyncLockStore sends;
     private final LockRequest request;
     private final String token;
     private final HandOffNotices.Subscription subscription;
@@ -37,10 +43,13 @@ final class Attempt implements Consumer<Grant> {
     /**
      * @param onNotice called when a hand-off notice for the token arrives; {@code null} for a single try, which
      *        does not queue and hears nothing
+     * @param async whether the commands are sent without waiting (a non-blocking caller), or answered on the
+     *        calling thread
      */
-    Attempt(StoreLockRegistry registry, LockRequest request, String token, Runnable onNotice) {
+    Attempt(StoreLockRegistry registry, LockRequest request, String token, Runnable onNotice, boolean async) {
         this.registry = registry;
         this.store = registry.store();
+        this.sends = async ? registry.sends() : registry.callerSends();
         this.request = request;
         this.token = token;
         this.onNotice = onNotice;
@@ -53,35 +62,20 @@ final class Attempt implements Consumer<Grant> {
         onNotice.run();
     }
 
-    /**
-     * One atomic try, answered on this thread. A failure is rethrown as the store reported it: the command may have
-     * run.
-     *
-     * @param queue whether the token queues (or refreshes its entry) if the lock is busy
-     */
-    AcquireResult tryOnce(boolean queue) {
-        long sent = sending();
-        AcquireResult answer;
-        try {
-            answer = store.tryAcquire(request.name(), token, request.leaseMillis(), queue,
-                    registry.waiterTimeoutMillis());
-        } catch (RuntimeException failure) {
-            noAnswer();
-            throw failure;
-        }
-        return received(sent, answer, queue);
-    }
-
     /** A try is about to go out: from now on the token may hold something. Returns the moment it is sent. */
     long sending() {
         mayHoldSomething = true;
         return System.nanoTime();
     }
 
-    /** Sends a try without waiting for it: the caller hands the answer to {@link #received} or {@link #noAnswer}. */
-    CompletionStage<AcquireResult> sendAsync(boolean queue) {
-        return store.tryAcquireAsync(request.name(), token, request.leaseMillis(), queue,
-                registry.waiterTimeoutMillis());
+    /**
+     * Sends one atomic try: the caller hands the answer to {@link #received}, a failure to {@link #noAnswer} (the
+     * command may have run).
+     *
+     * @param queue whether the token queues (or refreshes its entry) if the lock is busy
+     */
+    CompletionStage<AcquireResult> send(boolean queue) {
+        return sends.tryAcquire(request.name(), token, request.leaseMillis(), queue, registry.waiterTimeoutMillis());
     }
 
     /** The answer to a try sent at {@code sentNanos}, recorded. */
@@ -122,28 +116,38 @@ final class Attempt implements Consumer<Grant> {
         return counted(last.fencingToken(), lastSentNanos);
     }
 
-    /** The wait ran out: leave the queue, keeping the lock if it was handed over meanwhile (and still counts). */
-    Hold leave() {
-        if (!mayHoldSomething) {
-            return null;
-        }
-        long sent = System.nanoTime();
-        try {
-            AcquireResult answer = store.leaveQueue(request.name(), token, request.leaseMillis());
-            mayHoldSomething = answer.acquired();
-            return answer.acquired() ? counted(answer.fencingToken(), sent) : null;
-        } catch (RuntimeException failure) {
+    /** Whether leaving (or withdrawing) has to ask the store: the token may hold something there. */
+    boolean mustLeave() {
+        return mayHoldSomething;
+    }
+
+    /**
+     * The wait ran out: leave the queue, keeping the lock if it was handed over meanwhile; the caller hands the
+     * outcome to {@link #left}.
+     */
+    CompletionStage<AcquireResult> leave() {
+        return StoreCalls.uninterrupted(() -> sends.leaveQueue(request.name(), token, request.leaseMillis()));
+    }
+
+    /** What leaving, sent at {@code sentNanos}, answered: the hold handed over meanwhile (if it still counts). */
+    Hold left(long sentNanos, AcquireResult answer, Throwable failure) {
+        if (failure != null) {
             outcomeUnknown = true; // the clean-up takes over
             return null;
         }
+        mayHoldSomething = answer.acquired();
+        return answer.acquired() ? counted(answer.fencingToken(), sentNanos) : null;
     }
 
-    /** Leaves the queue and anything handed over now, as the registry closes. */
-    void withdraw() {
-        try {
-            store.abandon(request.name(), token);
+    /** The registry closes: leave the queue and anything handed over; the outcome goes to {@link #withdrawn}. */
+    CompletionStage<Void> withdraw() {
+        return StoreCalls.uninterrupted(() -> sends.abandon(request.name(), token));
+    }
+
+    void withdrawn(Throwable failure) {
+        if (failure == null) {
             mayHoldSomething = false;
-        } catch (RuntimeException failure) {
+        } else {
             outcomeUnknown = true;
         }
     }
@@ -190,18 +194,16 @@ final class Attempt implements Consumer<Grant> {
         if (!mayHoldSomething) {
             return;
         }
-        if (!outcomeUnknown && !late) {
-            try {
-                StoreCalls.uninterrupted(() -> {
-                    store.abandon(request.name(), token);
-                    return null;
-                });
-                return;
-            } catch (RuntimeException failure) {
-                outcomeUnknown = true;
-            }
+        if (outcomeUnknown || late) {
+            registry.cleanup().abandon(request.name(), token, request.leaseMillis(), outcomeUnknown);
+            return;
         }
-        registry.cleanup().abandon(request.name(), token, request.leaseMillis(), outcomeUnknown);
+        // sent now, ahead of this registry's next command on the name; if it fails, the clean-up takes over
+        StoreCalls.uninterrupted(() -> sends.abandon(request.name(), token)).whenComplete((done, failure) -> {
+            if (failure != null) {
+                registry.cleanup().abandon(request.name(), token, request.leaseMillis(), true);
+            }
+        });
     }
 
     /**

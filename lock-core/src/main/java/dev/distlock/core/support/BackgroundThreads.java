@@ -2,9 +2,9 @@ package dev.distlock.core.support;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -14,11 +14,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The threads a registry runs on besides its callers', all daemons, stopped by {@link #close()}:
  * <ul>
  *   <li>one timer, which only schedules (deadlines, renewals, polls) and never calls the store;</li>
- *   <li>{@linkplain #calls() calls}: renewals, clean-ups and announcements, each a blocking store call that may
- *   take a client's whole command timeout, so there are as many threads as such calls in flight;</li>
- *   <li>{@linkplain #steps() steps}: the steps of non-blocking callers' acquisitions and their holds' operations, on
- *   a bounded pool ({@value #STEP_THREADS} threads): a waiter costs a thread only while one of its store calls
- *   runs.</li>
+ *   <li>{@linkplain #calls() calls} ({@value #CALL_THREADS} at most): the store calls that block (announcements,
+ *   and, on a store without {@linkplain dev.distlock.core.spi.LockStore#async() asynchronous operations} such as
+ *   Jedis, the calls of non-blocking callers, renewals and clean-ups), each of which may take a client's whole
+ *   command timeout; more calls wait their turn;</li>
+ *   <li>{@linkplain #steps() steps} ({@value #STEP_THREADS} at most): short work that never waits for the store: the
+ *   steps of non-blocking callers' acquisitions, and what follows a store's asynchronous answer (never run on the
+ *   client's own threads, which serve every user of its connection).</li>
  * </ul>
  */
 final class BackgroundThreads implements AutoCloseable {
@@ -26,8 +28,11 @@ final class BackgroundThreads implements AutoCloseable {
     /** Threads for the steps of non-blocking callers. */
     static final int STEP_THREADS = 8;
 
+    /** Threads for blocking store calls. */
+    static final int CALL_THREADS = 16;
+
     private final ScheduledThreadPoolExecutor timer;
-    private final ExecutorService calls;
+    private final ThreadPoolExecutor calls;
     private final ThreadPoolExecutor steps;
 
     BackgroundThreads() {
@@ -36,11 +41,8 @@ final class BackgroundThreads implements AutoCloseable {
         // the executor wakes its thread whenever a new task becomes the earliest one; a no-op due every second stays
         // ahead of nearly every renewal, so scheduling one for a new hold wakes nobody
         timer.scheduleAtFixedRate(() -> { }, 1, 1, TimeUnit.SECONDS);
-        calls = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
-                daemon("distlock-call-"));
-        steps = new ThreadPoolExecutor(STEP_THREADS, STEP_THREADS, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                daemon("distlock-async-"));
-        steps.allowCoreThreadTimeOut(true);
+        calls = bounded(CALL_THREADS, "distlock-call-");
+        steps = bounded(STEP_THREADS, "distlock-async-");
     }
 
     ScheduledExecutorService timer() {
@@ -55,11 +57,31 @@ final class BackgroundThreads implements AutoCloseable {
         return steps;
     }
 
+    /**
+     * Runs what follows a store's asynchronous answer on a step thread, off the client's own thread (a caller's
+     * continuation there would hold up every user of its connection); on this thread once the registry closed.
+     */
+    void afterAnswer(Runnable work) {
+        try {
+            steps.execute(work);
+        } catch (RejectedExecutionException closed) {
+            work.run();
+        }
+    }
+
     @Override
     public void close() {
         timer.shutdownNow();
         calls.shutdownNow();
         steps.shutdownNow();
+    }
+
+    /** Up to {@code threads} threads, made when work comes and ended after 30 idle seconds; more work queues. */
+    private static ThreadPoolExecutor bounded(int threads, String name) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), daemon(name));
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     private static ThreadFactory daemon(String name) {

@@ -1,7 +1,6 @@
 package dev.distlock.core.support;
 
-import dev.distlock.core.spi.LockStore;
-import java.util.concurrent.ExecutorService;
+import dev.distlock.core.spi.AsyncLockStore;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -12,10 +11,10 @@ import org.slf4j.LoggerFactory;
  * Makes sure a token that may hold something in the backend ends up holding nothing, without making the
  * caller wait: after a try failed, timed out or was interrupted (its command may have run even though no
  * reply came), after an interrupt raced with a successful try, after a failed release, and when a hold was
- * found lost by its deadline. An owner-checked {@link LockStore#abandon} runs in the background until the
- * backend answers or a lease has passed (by then whatever the token held has expired anyway). When the
- * outcome of a try is unknown, its command may still be on its way on another connection (a pooled client),
- * so one more clean-up follows a second after the first answer.
+ * found lost by its deadline. An owner-checked {@link dev.distlock.core.spi.LockStore#abandon} is sent in the
+ * background until the backend answers or a lease has passed (by then whatever the token held has expired
+ * anyway). When the outcome of a try is unknown, its command may still be on its way on another connection (a
+ * pooled client), so one more clean-up follows a second after the first answer.
  */
 final class Cleanup {
 
@@ -25,14 +24,12 @@ final class Cleanup {
     private static final long MAX_RETRY_MILLIS = 1000;
     private static final long TRAILING_MILLIS = 1000;
 
-    private final LockStore store;
+    private final AsyncLockStore sends;
     private final ScheduledExecutorService timer;
-    private final ExecutorService calls;
 
-    Cleanup(LockStore store, ScheduledExecutorService timer, ExecutorService calls) {
-        this.store = store;
-        this.timer = timer;
-        this.calls = calls;
+    Cleanup(AsyncLockStore sends, BackgroundThreads threads) {
+        this.sends = sends;
+        this.timer = threads.timer();
     }
 
     /**
@@ -49,9 +46,9 @@ final class Cleanup {
     private void run(Task task, long delayMillis) {
         try {
             if (delayMillis == 0) {
-                calls.execute(task);
+                task.run();
             } else {
-                timer.schedule(() -> run(task, 0), delayMillis, TimeUnit.MILLISECONDS);
+                timer.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
             }
         } catch (RejectedExecutionException closed) {
             log.debug("Registry closed: lock '{}' token {} is left to expire with its lease", task.name, task.token);
@@ -73,23 +70,22 @@ final class Cleanup {
             this.trailing = trailing;
         }
 
+        /** Sends the abandon (without waiting); its answer decides whether and when it is sent again. */
         @Override
         public void run() {
-            try {
-                store.abandon(name, token);
-            } catch (RuntimeException failure) {
-                if (System.nanoTime() - giveUpAt < 0) {
-                    long delay = retryMillis;
-                    retryMillis = Math.min(MAX_RETRY_MILLIS, retryMillis * 2);
-                    log.debug("Cleaning up lock '{}' failed, retrying in {}ms", name, delay, failure);
-                    Cleanup.this.run(this, delay);
+            sends.abandon(name, token).whenComplete((done, failure) -> {
+                if (failure != null) {
+                    if (System.nanoTime() - giveUpAt < 0) {
+                        long delay = retryMillis;
+                        retryMillis = Math.min(MAX_RETRY_MILLIS, retryMillis * 2);
+                        log.debug("Cleaning up lock '{}' failed, retrying in {}ms", name, delay, failure);
+                        Cleanup.this.run(this, delay);
+                    }
+                } else if (trailing) {
+                    trailing = false;
+                    Cleanup.this.run(this, TRAILING_MILLIS);
                 }
-                return;
-            }
-            if (trailing) {
-                trailing = false;
-                Cleanup.this.run(this, TRAILING_MILLIS);
-            }
+            });
         }
     }
 }

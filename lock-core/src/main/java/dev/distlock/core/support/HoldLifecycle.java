@@ -1,44 +1,54 @@
 package dev.distlock.core.support;
 
-import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockLostException;
+import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.StoreFailure;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What happens to a hold once it is acquired: it starts (listeners hear of it, the watchdog watches it), its lease
- * is extended or read, and it ends exactly once: released by its owner, or found lost (by the watchdog, a
- * renewal, an extend, a lease read or the release). Each end gives the name's gate back and drops the hold from
+ * What happens to a hold once it is acquired: it starts (listeners hear of it, the watchdog watches it), and it
+ * ends exactly once: released by its owner, or found lost (by the watchdog, a renewal, an extend, a lease read or
+ * the release). Its lease is {@link HoldLeases}'s. Each end gives the name's gate back and drops the hold from
  * its name's state; a loss is reported once and the key cleaned up in the background in case it is still there.
  */
 final class HoldLifecycle {
 
     private final LockStore store;
+    private final AsyncLockStore sends;
     private final NameTable names;
     private final Listeners listeners;
     private final Watchdog watchdog;
     private final Cleanup cleanup;
     private final BackgroundThreads threads;
 
-    HoldLifecycle(LockStore store, NameTable names, Listeners listeners, BackgroundThreads threads) {
+    HoldLifecycle(LockStore store, AsyncLockStore sends, NameTable names, Listeners listeners,
+            BackgroundThreads threads) {
         this.store = store;
+        this.sends = sends;
         this.names = names;
         this.listeners = listeners;
-        this.watchdog = new Watchdog(store, listeners, this::lose, threads);
-        this.cleanup = new Cleanup(store, threads.timer(), threads.calls());
+        this.watchdog = new Watchdog(sends, listeners, this::lose, threads);
+        this.cleanup = new Cleanup(sends, threads);
         this.threads = threads;
     }
 
     Cleanup cleanup() {
         return cleanup;
+    }
+
+    Watchdog watchdog() {
+        return watchdog;
+    }
+
+    BackgroundThreads threads() {
+        return threads;
     }
 
     /** A new hold, after a wait of {@code waited}: listeners hear of it before the watchdog can report it lost. */
@@ -74,11 +84,10 @@ final class HoldLifecycle {
     }
 
     /**
-     * {@link #release(Hold, long) release(hold, 0)} without waiting for the store: the stage completes when it
-     * answered, with the same outcome. Call it off the caller's thread: a store without an asynchronous client
-     * answers on the calling thread.
+     * {@link #release(Hold, long)} without waiting for the store: the stage completes when it answered, with the same
+     * outcome, on one of the registry's step threads (never the store client's).
      */
-    CompletionStage<Void> releaseAsync(Hold hold) {
+    CompletionStage<Void> releaseAsync(Hold hold, long delayMillis) {
         try {
             ending(hold);
         } catch (RuntimeException lost) {
@@ -86,42 +95,39 @@ final class HoldLifecycle {
             return CompletableFuture.failedFuture(lost);
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
-        sendRelease(hold, 1, done);
+        sendRelease(hold, delayMillis, 1, done);
         return done;
     }
 
     /** Sends a release, again (up to three times) while the store refuses it without running it. */
-    private void sendRelease(Hold hold, int attempt, CompletableFuture<Void> done) {
-        store.releaseAsync(hold.name, hold.token).whenComplete((released, failure) -> {
-            Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
-                    ? wrapped.getCause() : failure;
+    private void sendRelease(Hold hold, long delayMillis, int attempt, CompletableFuture<Void> done) {
+        CompletionStage<Boolean> sent = delayMillis > 0 ? sends.extend(hold.name, hold.token, delayMillis)
+                : sends.release(hold.name, hold.token);
+        sent.whenComplete((released, failure) -> threads.afterAnswer(() -> {
+            Throwable cause = StoreCalls.unwrapped(failure);
             if (cause instanceof RuntimeException refused && attempt < StoreCalls.REFUSED_ATTEMPTS
-                    && store.classify(refused) == StoreFailure.REFUSED && retryLater(() -> sendRelease(hold, attempt + 1, done), attempt)) {
+                    && store.classify(refused) == StoreFailure.REFUSED
+                    && retryLater(() -> sendRelease(hold, delayMillis, attempt + 1, done), attempt)) {
                 return;
             }
-            RuntimeException outcome = null;
             try {
                 if (cause != null) {
-                    throw releaseFailed(hold, 0, cause);
+                    throw releaseFailed(hold, delayMillis, cause);
                 }
                 released(hold, released);
             } catch (RuntimeException failed) {
-                outcome = failed;
-            } finally {
                 ended(hold); // before the caller hears of it: its next acquisition of the name must find the gate free
+                done.completeExceptionally(failed);
+                return;
             }
-            if (outcome != null) {
-                done.completeExceptionally(outcome);
-            } else {
-                done.complete(null);
-            }
-        });
+            ended(hold);
+            done.complete(null);
+        }));
     }
 
     private boolean retryLater(Runnable retry, int attempt) {
         try {
-            threads.timer().schedule(() -> threads.steps().execute(retry), StoreCalls.refusedPauseMillis(attempt),
-                    TimeUnit.MILLISECONDS);
+            threads.timer().schedule(retry, StoreCalls.refusedPauseMillis(attempt), TimeUnit.MILLISECONDS);
             return true;
         } catch (RejectedExecutionException closed) {
             return false;
@@ -171,65 +177,29 @@ final class HoldLifecycle {
         names.release(hold.state, hold.name);
     }
 
-    /** Sets the hold's lease to {@code lease} from now; renewals and the local deadline follow it. */
-    void extend(Hold hold, Duration lease) {
-        long leaseMillis = Lease.checkedMillis(lease, "Lock '" + hold.name + "': the lease", hold.renewed);
-        requireHeld(hold);
-        long sent = System.nanoTime();
-        boolean owned;
-        try {
-            owned = StoreCalls.call(hold.name, "extend the lease",
-                    () -> store.extend(hold.name, hold.token, leaseMillis));
-        } catch (LockBackendException failure) {
-            // the extend may have run (a lost reply, replicas short of acknowledging it): trust the shorter lease
-            hold.leaseMaybeSet(sent, leaseMillis);
-            watchdog.watch(hold);
-            throw failure;
-        }
-        if (!owned) {
-            String reason = "extend found that the store no longer holds it under this hold's token";
-            lose(hold, reason);
-            throw new LockLostException(hold.name, reason);
-        }
-        if (!hold.leaseSet(sent, leaseMillis)) {
-            throw new LockLostException(hold.name, hold.lostReason());
-        }
-        watchdog.watch(hold);
-    }
-
-    /** The hold's remaining lease as the backend sees it, at most until the local deadline; zero if it is lost. */
-    Duration remainingLease(Hold hold) {
-        if (!hold.isHeld()) {
-            if (hold.isActive()) {
-                lose(hold, hold.expiryReason());
-            }
-            return Duration.ZERO;
-        }
-        long millis = StoreCalls.call(hold.name, "read the remaining lease",
-                () -> store.remainingLeaseMillis(hold.name, hold.token));
-        if (millis < 0) {
-            lose(hold, "reading its lease found that the store no longer holds it under this hold's token");
-            return Duration.ZERO;
-        }
-        long localMillis = TimeUnit.NANOSECONDS.toMillis(hold.validUntilNanos() - System.nanoTime());
-        return Duration.ofMillis(Math.max(0, Math.min(millis, localMillis)));
-    }
-
-    /** Re-entry counts only on a hold that is still valid: else the hold is lost (if not known yet) and re-entry fails. */
+    /** Re-entry counts only on a hold still valid: else the hold is lost (if not known yet) and re-entry fails. */
     void requireHeld(Hold hold) {
-        if (!hold.isHeld()) {
-            if (hold.isActive()) {
-                lose(hold, hold.expiryReason());
-            }
+        if (!stillHeld(hold)) {
             throw new LockLostException(hold.name, hold.lostReason());
         }
+    }
+
+    /** Whether the hold is still valid locally; a passed deadline not noticed yet is a loss, reported now. */
+    boolean stillHeld(Hold hold) {
+        if (hold.isHeld()) {
+            return true;
+        }
+        if (hold.isActive()) {
+            lose(hold, hold.expiryReason());
+        }
+        return false;
     }
 
     /**
      * The hold is lost: reported once, the local gate given back so other threads may go to the backend,
      * and its key released in the background in case it is still there.
      */
-    private void lose(Hold hold, String reason) {
+    void lose(Hold hold, String reason) {
         if (!hold.markLost(reason)) {
             return;
         }

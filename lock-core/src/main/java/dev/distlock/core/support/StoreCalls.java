@@ -3,6 +3,7 @@ package dev.distlock.core.support;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.StoreFailure;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -56,6 +57,12 @@ final class StoreCalls {
     /** The pause before sending a refused command again for the {@code attempt + 1}th time. */
     static long refusedPauseMillis(int attempt) {
         return 50L * attempt;
+    }
+
+    /** The failure a stage completed with, without the {@link CompletionException} that may wrap it. */
+    static Throwable unwrapped(Throwable failure) {
+        return failure instanceof CompletionException wrapped && wrapped.getCause() != null ? wrapped.getCause()
+                : failure;
     }
 
     /** Runs {@code call} with the interrupt flag cleared, then restores it. */

@@ -4,7 +4,6 @@ import dev.distlock.core.DetachedLock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A hold handed from its thread to whoever releases it. */
@@ -51,7 +50,7 @@ final class StoreDetachedLock implements DetachedLock {
     @Override
     public void extend(Duration lease) {
         requireNotReleased();
-        registry.holds().extend(hold, lease);
+        registry.leases().extend(hold, lease);
     }
 
     @Override
@@ -59,7 +58,7 @@ final class StoreDetachedLock implements DetachedLock {
         if (!released.compareAndSet(false, true)) {
             return CompletableFuture.failedFuture(releasedAlready());
         }
-        return registry.inBackground(() -> registry.holds().releaseAsync(hold)).thenCompose(Function.identity());
+        return registry.holds().releaseAsync(hold, 0);
     }
 
     @Override
@@ -71,29 +70,29 @@ final class StoreDetachedLock implements DetachedLock {
         if (!released.compareAndSet(false, true)) {
             return CompletableFuture.failedFuture(releasedAlready());
         }
-        return registry.inBackground(() -> {
-            registry.holds().release(hold, delayMillis);
-            return null;
-        });
+        return registry.holds().releaseAsync(hold, delayMillis);
     }
 
     @Override
     public CompletionStage<Void> extendAsync(Duration lease) {
-        return registry.inBackground(() -> {
-            extend(lease);
-            return null;
-        });
+        if (released.get()) {
+            return CompletableFuture.failedFuture(releasedAlready());
+        }
+        return registry.leases().extendAsync(hold, lease);
     }
 
     @Override
     public CompletionStage<Duration> remainingLeaseAsync() {
-        return registry.inBackground(this::remainingLease);
+        if (released.get()) {
+            return CompletableFuture.failedFuture(releasedAlready());
+        }
+        return registry.leases().remainingLeaseAsync(hold);
     }
 
     @Override
     public Duration remainingLease() {
         requireNotReleased();
-        return registry.holds().remainingLease(hold);
+        return registry.leases().remainingLease(hold);
     }
 
     @Override

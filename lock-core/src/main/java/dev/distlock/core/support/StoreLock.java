@@ -31,13 +31,13 @@ final class StoreLock implements FencedLock {
     public boolean tryLock(Duration wait) throws InterruptedException {
         Objects.requireNonNull(wait, "wait");
         long nanos = wait.isNegative() ? 0 : saturatedNanos(wait);
-        return registry.acquire(name, lease, label, nanos, true);
+        return registry.acquirer().acquire(name, lease, label, nanos, true);
     }
 
     @Override
     public boolean tryLock() {
         try {
-            return registry.acquire(name, lease, label, 0, false);
+            return registry.acquirer().acquire(name, lease, label, 0, false);
         } catch (InterruptedException ex) {
             throw new AssertionError("an uninterruptible acquire threw InterruptedException", ex);
         }
@@ -46,7 +46,7 @@ final class StoreLock implements FencedLock {
     @Override
     public void lock() {
         try {
-            registry.acquire(name, lease, label, Long.MAX_VALUE, false);
+            registry.acquirer().acquire(name, lease, label, Long.MAX_VALUE, false);
         } catch (InterruptedException ex) {
             throw new AssertionError("an uninterruptible acquire threw InterruptedException", ex);
         }
@@ -54,18 +54,18 @@ final class StoreLock implements FencedLock {
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        registry.acquire(name, lease, label, Long.MAX_VALUE, true);
+        registry.acquirer().acquire(name, lease, label, Long.MAX_VALUE, true);
     }
 
     @Override
     public CompletionStage<DetachedLock> tryLockAsync(Duration wait) {
         Objects.requireNonNull(wait, "wait");
-        return registry.acquireAsync(name, lease, label, wait.isNegative() ? 0 : saturatedNanos(wait));
+        return registry.acquirer().acquireAsync(name, lease, label, wait.isNegative() ? 0 : saturatedNanos(wait));
     }
 
     @Override
     public CompletionStage<DetachedLock> lockAsync() {
-        return registry.acquireAsync(name, lease, label, Long.MAX_VALUE);
+        return registry.acquirer().acquireAsync(name, lease, label, Long.MAX_VALUE);
     }
 
     @Override
@@ -106,12 +106,12 @@ final class StoreLock implements FencedLock {
 
     @Override
     public void extend(Duration newLease) {
-        registry.holds().extend(registry.ownHold(name), newLease);
+        registry.leases().extend(registry.ownHold(name), newLease);
     }
 
     @Override
     public Duration remainingLease() {
-        return registry.holds().remainingLease(registry.ownHold(name));
+        return registry.leases().remainingLease(registry.ownHold(name));
     }
 
     @Override

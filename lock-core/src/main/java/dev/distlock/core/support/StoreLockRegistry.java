@@ -1,31 +1,25 @@
 package dev.distlock.core.support;
 
-import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A {@link LockRegistry} on a {@link LockStore}, the same for every backend: a thin façade over the engine.
  *
  * <ul>
- *   <li>an {@link Acquisition} per call: calls of this registry queue locally per name ({@link NameGate}), so at
+ *   <li>an {@link Acquisition} per call, started by the {@link Acquirer}: calls of this registry queue locally per name ({@link NameGate}), so at
  *   most one of them talks to the backend; waiters queue in the store and are handed the lock by the release
  *   before them, with a bounded, jittered poll as a fallback; a blocking caller runs the acquisition's steps on
  *   its own thread, a non-blocking one on the registry's step threads ({@link StepRunners});</li>
@@ -40,12 +34,14 @@ import org.slf4j.LoggerFactory;
  */
 public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(StoreLockRegistry.class);
-
     /** How long {@link #close()} gives waiting calls to leave the store's queue. */
     private static final long CLOSE_WAIT_MILLIS = 5000;
 
     private final LockStore store;
+    /** The store's operations for non-blocking callers and the background: its own, or made on the call threads. */
+    private final AsyncLockStore sends;
+    /** The store's operations made on the calling thread, for blocking callers: each stage complete on return. */
+    private final AsyncLockStore callerSends;
     private final Duration defaultLease;
     private final long maxPollMillis;
     private final long waiterTimeoutMillis;
@@ -55,6 +51,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     private final Waiters waiters = new Waiters();
     private final BackgroundThreads threads = new BackgroundThreads();
     private final HoldLifecycle holds;
+    private final HoldLeases leases;
+    private final Acquirer acquirer = new Acquirer(this);
     private final Presence presence;
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -64,7 +62,10 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         this.maxPollMillis = settings.maxPollIntervalMillis();
         this.waiterTimeoutMillis = HoldClock.waiterTimeoutMillis(maxPollMillis);
         this.listeners = new Listeners(settings.listeners(), settings.listenerContext());
-        this.holds = new HoldLifecycle(store, names, listeners, threads);
+        this.sends = PooledStore.of(store, threads.calls());
+        this.callerSends = new PooledStore(store, Runnable::run);
+        this.holds = new HoldLifecycle(store, sends, names, listeners, threads);
+        this.leases = new HoldLeases(store, sends, holds);
         this.presence = new Presence(store, threads, tokens.instance(), settings.applicationName());
     }
 
@@ -79,7 +80,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         for (Hold hold : names.holds()) {
             if (hold.isHeld()) {
                 held.add(new HeldLock(hold.name, hold.label, hold.fencingToken, hold.acquiredAt,
-                        holds.remainingLease(hold), hold.renewed));
+                        leases.remainingLease(hold), hold.renewed));
             }
         }
         return held;
@@ -118,89 +119,6 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     // --- used by StoreLock and StoreDetachedLock ---
 
-    /**
-     * Acquires {@code name} for the current thread, running the acquisition's steps on it while it waits.
-     *
-     * @param waitNanos how long to wait; 0 for one try, {@link Long#MAX_VALUE} for no limit
-     * @param interruptible whether an interrupt ends the wait with {@link InterruptedException}; if not,
-     *        the interrupt flag is set again on return
-     */
-    boolean acquire(String name, Lease lease, String label, long waitNanos, boolean interruptible)
-            throws InterruptedException {
-        checkOpen(name);
-        if (interruptible && Thread.interrupted()) {
-            throw new InterruptedException("Interrupted before acquiring lock '" + name + "'");
-        }
-        Hold current = names.heldBy(name, Thread.currentThread());
-        if (current != null) {
-            holds.requireHeld(current);
-            current.count++;
-            return true;
-        }
-        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(threads.calls());
-        Acquisition acquisition = new Acquisition(this, request(name, lease, label), waitNanos, interruptible, false,
-                steps);
-        CompletableFuture<Hold> result = acquisition.start();
-        steps.await(result::isDone, acquisition::interrupt);
-        if (acquisition.wasInterrupted()) {
-            Thread.currentThread().interrupt();
-        }
-        Hold hold;
-        try {
-            hold = result.getNow(null);
-        } catch (CompletionException failed) {
-            Throwable cause = failed.getCause();
-            if (cause instanceof InterruptedException interrupt) {
-                throw interrupt;
-            }
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw failed;
-        }
-        if (hold == null) {
-            return false;
-        }
-        hold.owner = Thread.currentThread();
-        return true;
-    }
-
-    /**
-     * Acquires {@code name} for no thread: the future completes with the hold, or {@code null} if the wait ran out.
-     * Cancelling it withdraws the acquisition; a hold made meanwhile is released.
-     */
-    CompletableFuture<DetachedLock> acquireAsync(String name, Lease lease, String label, long waitNanos) {
-        if (closed.get()) {
-            return CompletableFuture.failedFuture(new IllegalStateException("Lock '" + name
-                    + "' cannot be acquired: its registry is closed"));
-        }
-        Acquisition acquisition = new Acquisition(this, request(name, lease, label), waitNanos, true, true,
-                new StepRunners.Serial(threads.steps()));
-        CompletableFuture<DetachedLock> handle = new CompletableFuture<>();
-        acquisition.start().whenComplete((hold, error) -> {
-            if (error != null) {
-                handle.completeExceptionally(error);
-            } else if (!handle.complete(hold != null ? new StoreDetachedLock(this, hold) : null) && hold != null) {
-                releaseInBackground(hold); // the caller gave up meanwhile
-            }
-        });
-        handle.whenComplete((hold, error) -> {
-            if (handle.isCancelled()) {
-                acquisition.cancel();
-            }
-        });
-        return handle;
-    }
-
-    /** Runs a blocking operation of a hold on the registry's step threads, for a non-blocking caller. */
-    <T> CompletableFuture<T> inBackground(Supplier<T> operation) {
-        try {
-            return CompletableFuture.supplyAsync(operation, threads.steps());
-        } catch (RejectedExecutionException closed) {
-            return CompletableFuture.failedFuture(new IllegalStateException("The lock registry is closed", closed));
-        }
-    }
-
     /** The current thread's hold of {@code name}. */
     Hold ownHold(String name) {
         Hold hold = ownHoldOrNull(name);
@@ -218,6 +136,22 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     HoldLifecycle holds() {
         return holds;
+    }
+
+    Acquirer acquirer() {
+        return acquirer;
+    }
+
+    NameTable names() {
+        return names;
+    }
+
+    BackgroundThreads threads() {
+        return threads;
+    }
+
+    HoldLeases leases() {
+        return leases;
     }
 
     boolean isLocked(String name) {
@@ -241,6 +175,14 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     LockStore store() {
         return store;
+    }
+
+    AsyncLockStore sends() {
+        return sends;
+    }
+
+    AsyncLockStore callerSends() {
+        return callerSends;
     }
 
     String newToken() {
@@ -288,23 +230,9 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     // --- internals ---
 
-    private LockRequest request(String name, Lease lease, String label) {
+    /** What a call on {@code name} asks for; its name's state is kept from now until the call or its hold ends. */
+    LockRequest request(String name, Lease lease, String label) {
         return new LockRequest(names.retain(name), name, label, lease.durationOr(defaultLease).toMillis(),
                 lease.isRenewed());
-    }
-
-    /** A hold made for a caller that gave up meanwhile: released in the background. */
-    private void releaseInBackground(Hold hold) {
-        try {
-            threads.calls().execute(() -> {
-                try {
-                    holds.release(hold, 0);
-                } catch (RuntimeException failure) {
-                    log.debug("Releasing lock '{}' for a caller that gave up failed", hold.name, failure);
-                }
-            });
-        } catch (RejectedExecutionException closed) {
-            log.debug("Registry closed: lock '{}' is left to expire with its lease", hold.name);
-        }
     }
 }

@@ -1,10 +1,8 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.LockBackendException;
-import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.AsyncLockStore;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -16,8 +14,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * or its deadline, whichever comes first:
  * <ul>
  *   <li>a renewed hold (or a hand-off that still has to be confirmed) is renewed every third of its lease;
- *   the renewal runs on a pool thread, never on the timer, so one slow node or name cannot hold up the
- *   others, and it counts as failed after a quarter of the lease whatever the client's own timeout is;</li>
+ *   the renewal is sent without waiting (on the store's asynchronous client, or a call thread), never waited for
+ *   on the timer, so one slow node or name cannot hold up the others, and it counts as failed after a quarter of
+ *   the lease whatever the client's own timeout is;</li>
  *   <li>a failed renewal is tried again soon (a tenth of the lease, at most a second later);</li>
  *   <li>when the deadline passes without a confirmed renewal, or a renewal finds the token gone, the hold is
  *   lost at once.</li>
@@ -25,18 +24,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class Watchdog {
 
-    private final LockStore store;
+    private final AsyncLockStore sends;
     private final Listeners listeners;
     private final Losses losses;
+    private final BackgroundThreads threads;
     private final ScheduledExecutorService timer;
-    private final ExecutorService calls;
 
-    Watchdog(LockStore store, Listeners listeners, Losses losses, BackgroundThreads threads) {
-        this.store = store;
+    Watchdog(AsyncLockStore sends, Listeners listeners, Losses losses, BackgroundThreads threads) {
+        this.sends = sends;
         this.listeners = listeners;
         this.losses = losses;
+        this.threads = threads;
         this.timer = threads.timer();
-        this.calls = threads.calls();
     }
 
     /** Receives the holds found lost. */
@@ -75,37 +74,27 @@ final class Watchdog {
     private void renew(Hold hold, long lease, int epoch) {
         long sent = System.nanoTime();
         AtomicBoolean settled = new AtomicBoolean();
-        Future<?> call;
-        try {
-            call = calls.submit(() -> {
-                boolean owned;
-                try {
-                    owned = store.renew(hold.name, hold.token, lease);
-                } catch (RuntimeException failure) {
-                    if (settled.compareAndSet(false, true)) {
-                        renewalFailed(hold, lease, failure);
-                    }
-                    return;
-                }
-                if (settled.compareAndSet(false, true)) {
-                    renewalAnswered(hold, owned, sent, lease, epoch);
-                }
-            });
-        } catch (RejectedExecutionException closed) {
-            return;
-        }
         long timeout = HoldClock.renewalTimeoutNanos(lease);
         try {
             timer.schedule(() -> {
                 if (settled.compareAndSet(false, true)) {
-                    call.cancel(true);
                     renewalFailed(hold, lease, new TimeoutException("The store did not answer the renewal within "
                             + Duration.ofNanos(timeout) + " (a quarter of the lease)"));
                 }
             }, timeout, TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException closed) {
-            call.cancel(true);
+            return;
         }
+        sends.renew(hold.name, hold.token, lease).whenComplete((owned, failure) -> threads.afterAnswer(() -> {
+            if (!settled.compareAndSet(false, true)) {
+                return; // counted as failed already: it came too late
+            }
+            if (failure != null) {
+                renewalFailed(hold, lease, StoreCalls.unwrapped(failure));
+            } else {
+                renewalAnswered(hold, owned, sent, lease, epoch);
+            }
+        }));
     }
 
     private void renewalAnswered(Hold hold, boolean owned, long sent, long lease, int epoch) {
@@ -118,7 +107,7 @@ final class Watchdog {
         watch(hold);
     }
 
-    private void renewalFailed(Hold hold, long lease, Exception failure) {
+    private void renewalFailed(Hold hold, long lease, Throwable failure) {
         int streak = hold.renewalFailed(HoldClock.retryDelayNanos(lease));
         if (hold.isActive()) {
             listeners.renewalFailed(hold.event(new LockBackendException(hold.name, "renew the lease", failure)),

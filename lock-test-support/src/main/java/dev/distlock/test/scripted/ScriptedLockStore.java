@@ -1,6 +1,7 @@
 package dev.distlock.test.scripted;
 
 import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
 import dev.distlock.core.spi.LockSnapshot;
@@ -87,9 +88,9 @@ public final class ScriptedLockStore implements LockStore {
     }
 
     /**
-     * From now on {@link #tryAcquireAsync} and {@link #releaseAsync} are answered on a client thread of their own, as
+     * Makes this store offer {@linkplain #async() asynchronous operations}, answered on client threads of their own as
      * Lettuce's asynchronous API answers on its event loop: a held call leaves the command in flight while the caller
-     * goes on.
+     * goes on. Call it before making registries on the store (they ask for {@link #async()} once).
      */
     public void answerAsynchronously() {
         client = Executors.newCachedThreadPool(runnable -> {
@@ -136,20 +137,11 @@ public final class ScriptedLockStore implements LockStore {
                 () -> backend.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
     }
 
+    /** The scripted calls made on the client's threads, once {@link #answerAsynchronously()} was called; else none. */
     @Override
-    public CompletionStage<AcquireResult> tryAcquireAsync(String name, String token, long leaseMillis, boolean queue,
-            long waiterTimeoutMillis) {
+    public AsyncLockStore async() {
         ExecutorService threads = client;
-        return threads == null ? LockStore.super.tryAcquireAsync(name, token, leaseMillis, queue, waiterTimeoutMillis)
-                : CompletableFuture.supplyAsync(() -> tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis),
-                        threads);
-    }
-
-    @Override
-    public CompletionStage<Boolean> releaseAsync(String name, String token) {
-        ExecutorService threads = client;
-        return threads == null ? LockStore.super.releaseAsync(name, token)
-                : CompletableFuture.supplyAsync(() -> release(name, token), threads);
+        return threads == null ? null : new ClientThreads(this, threads);
     }
 
     @Override
@@ -277,6 +269,57 @@ public final class ScriptedLockStore implements LockStore {
             return operation.get();
         }
         return script.perform(operation);
+    }
+
+    /** The store's calls made on a client's threads. */
+    private record ClientThreads(LockStore store, ExecutorService threads) implements AsyncLockStore {
+
+        @Override
+        public CompletionStage<AcquireResult> tryAcquire(String name, String token, long leaseMillis, boolean queue,
+                long waiterTimeoutMillis) {
+            return send(() -> store.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
+        }
+
+        @Override
+        public CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
+            return send(() -> store.leaveQueue(name, token, leaseMillis));
+        }
+
+        @Override
+        public CompletionStage<Boolean> release(String name, String token) {
+            return send(() -> store.release(name, token));
+        }
+
+        @Override
+        public CompletionStage<Void> abandon(String name, String token) {
+            return send(() -> {
+                store.abandon(name, token);
+                return null;
+            });
+        }
+
+        @Override
+        public CompletionStage<Boolean> extend(String name, String token, long leaseMillis) {
+            return send(() -> store.extend(name, token, leaseMillis));
+        }
+
+        @Override
+        public CompletionStage<Boolean> renew(String name, String token, long leaseMillis) {
+            return send(() -> store.renew(name, token, leaseMillis));
+        }
+
+        @Override
+        public CompletionStage<Long> remainingLeaseMillis(String name, String token) {
+            return send(() -> store.remainingLeaseMillis(name, token));
+        }
+
+        private <T> CompletionStage<T> send(Supplier<T> call) {
+            try {
+                return CompletableFuture.supplyAsync(call, threads);
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+                return CompletableFuture.failedFuture(closed);
+            }
+        }
     }
 
     /** One recorded call. */

@@ -1,0 +1,39 @@
+package dev.distlock.core.spi;
+
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A store's owner-checked operations sent without blocking the caller: a capability a {@link LockStore} offers
+ * ({@link LockStore#async()}) when its client is asynchronous. Each method means what the {@link LockStore} method
+ * of the same name means; its stage completes with the answer, or with the failure the backend reported (which
+ * {@link LockStore#classify} explains), on whatever thread the client answers on. A store without this capability
+ * has its calls for non-blocking callers and for the background (renewals, clean-ups) made on the engine's bounded
+ * pool of threads.
+ *
+ * <p>Calls must return at once: a method that waits for the backend before it returns defeats the point. They may
+ * wait briefly for the client (a connection made on first use).
+ */
+public interface AsyncLockStore {
+
+    /** {@link LockStore#tryAcquire}, sent. */
+    CompletionStage<AcquireResult> tryAcquire(String name, String token, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis);
+
+    /** {@link LockStore#leaveQueue}, sent. */
+    CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis);
+
+    /** {@link LockStore#release}, sent. */
+    CompletionStage<Boolean> release(String name, String token);
+
+    /** {@link LockStore#abandon}, sent. */
+    CompletionStage<Void> abandon(String name, String token);
+
+    /** {@link LockStore#extend}, sent. */
+    CompletionStage<Boolean> extend(String name, String token, long leaseMillis);
+
+    /** {@link LockStore#renew}, sent. */
+    CompletionStage<Boolean> renew(String name, String token, long leaseMillis);
+
+    /** {@link LockStore#remainingLeaseMillis}, sent. */
+    CompletionStage<Long> remainingLeaseMillis(String name, String token);
+}

@@ -1,0 +1,132 @@
+package dev.distlock.core.support;
+
+import dev.distlock.core.Lease;
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockLostException;
+import dev.distlock.core.spi.AsyncLockStore;
+import dev.distlock.core.spi.LockStore;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A held lock's lease, changed ({@code extend}) or read, for a blocking caller on its own thread or for a
+ * non-blocking one without waiting. Either way the store's answer means the same: the hold follows a new lease, is
+ * found lost ({@link HoldLifecycle#lose}), or (no answer) counts with the shorter of its old and new lease.
+ */
+final class HoldLeases {
+
+    private static final String READ = "read the remaining lease";
+
+    private final LockStore store;
+    private final AsyncLockStore sends;
+    private final HoldLifecycle holds;
+
+    HoldLeases(LockStore store, AsyncLockStore sends, HoldLifecycle holds) {
+        this.store = store;
+        this.sends = sends;
+        this.holds = holds;
+    }
+
+    /** Sets the hold's lease to {@code lease} from now; renewals and the local deadline follow it. */
+    void extend(Hold hold, Duration lease) {
+        long leaseMillis = checkedMillis(hold, lease);
+        holds.requireHeld(hold);
+        long sent = System.nanoTime();
+        boolean owned;
+        try {
+            owned = StoreCalls.uninterrupted(() -> store.extend(hold.name, hold.token, leaseMillis));
+        } catch (RuntimeException failure) {
+            throw extendFailed(hold, sent, leaseMillis, failure);
+        }
+        extended(hold, sent, leaseMillis, owned);
+    }
+
+    /** {@link #extend} without waiting: the stage completes on a step thread with the same outcome. */
+    CompletionStage<Void> extendAsync(Hold hold, Duration lease) {
+        long leaseMillis;
+        try {
+            leaseMillis = checkedMillis(hold, lease);
+            holds.requireHeld(hold);
+        } catch (RuntimeException refused) {
+            return CompletableFuture.failedFuture(refused);
+        }
+        long sent = System.nanoTime();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        BackgroundThreads threads = holds.threads();
+        sends.extend(hold.name, hold.token, leaseMillis).whenComplete((owned, failure) -> threads.afterAnswer(() -> {
+            try {
+                if (failure != null) {
+                    throw extendFailed(hold, sent, leaseMillis, StoreCalls.unwrapped(failure));
+                }
+                extended(hold, sent, leaseMillis, owned);
+                done.complete(null);
+            } catch (RuntimeException failed) {
+                done.completeExceptionally(failed);
+            }
+        }));
+        return done;
+    }
+
+    /** The hold's remaining lease as the backend sees it, at most until the local deadline; zero if it is lost. */
+    Duration remainingLease(Hold hold) {
+        if (!holds.stillHeld(hold)) {
+            return Duration.ZERO;
+        }
+        long millis = StoreCalls.call(hold.name, READ, () -> store.remainingLeaseMillis(hold.name, hold.token));
+        return leaseRead(hold, millis);
+    }
+
+    /** {@link #remainingLease} without waiting: the stage completes on a step thread with the same outcome. */
+    CompletionStage<Duration> remainingLeaseAsync(Hold hold) {
+        if (!holds.stillHeld(hold)) {
+            return CompletableFuture.completedFuture(Duration.ZERO);
+        }
+        CompletableFuture<Duration> done = new CompletableFuture<>();
+        BackgroundThreads threads = holds.threads();
+        sends.remainingLeaseMillis(hold.name, hold.token).whenComplete((millis, failure) -> threads.afterAnswer(() -> {
+            if (failure != null) {
+                done.completeExceptionally(new LockBackendException(hold.name, READ,
+                        StoreCalls.unwrapped(failure)));
+            } else {
+                done.complete(leaseRead(hold, millis));
+            }
+        }));
+        return done;
+    }
+
+    private static long checkedMillis(Hold hold, Duration lease) {
+        return Lease.checkedMillis(lease, "Lock '" + hold.name + "': the lease", hold.renewed);
+    }
+
+    /** What the store's answer to an extend sent at {@code sent} means: the new lease, or the hold is lost. */
+    private void extended(Hold hold, long sent, long leaseMillis, boolean owned) {
+        if (!owned) {
+            String reason = "extend found that the store no longer holds it under this hold's token";
+            holds.lose(hold, reason);
+            throw new LockLostException(hold.name, reason);
+        }
+        if (!hold.leaseSet(sent, leaseMillis)) {
+            throw new LockLostException(hold.name, hold.lostReason());
+        }
+        holds.watchdog().watch(hold);
+    }
+
+    /** The extend may have run (a lost reply, replicas short of acknowledging it): trust the shorter lease. */
+    private LockBackendException extendFailed(Hold hold, long sent, long leaseMillis, Throwable failure) {
+        hold.leaseMaybeSet(sent, leaseMillis);
+        holds.watchdog().watch(hold);
+        return new LockBackendException(hold.name, "extend the lease", failure);
+    }
+
+    /** A lease the store told ({@code millis}, negative if not held under the token), capped by the local deadline. */
+    private Duration leaseRead(Hold hold, long millis) {
+        if (millis < 0) {
+            holds.lose(hold, "reading its lease found that the store no longer holds it under this hold's token");
+            return Duration.ZERO;
+        }
+        long localMillis = TimeUnit.NANOSECONDS.toMillis(hold.validUntilNanos() - System.nanoTime());
+        return Duration.ofMillis(Math.max(0, Math.min(millis, localMillis)));
+    }
+}

@@ -1,0 +1,68 @@
+package dev.distlock.redis;
+
+import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.AsyncLockStore;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * {@link RedisLockStore}'s operations on Lettuce's asynchronous API ({@link AsyncScripts}): the same scripts, keys
+ * and replies, with no thread waiting for Redis. The stages complete on Lettuce's event loop; the engine moves
+ * whatever runs after them to its own threads.
+ */
+final class RedisAsyncLockStore implements AsyncLockStore {
+
+    private final RedisLockStore store;
+    private final AsyncScripts scripts;
+
+    RedisAsyncLockStore(RedisLockStore store, AsyncScripts scripts) {
+        this.store = store;
+        this.scripts = scripts;
+    }
+
+    @Override
+    public CompletionStage<AcquireResult> tryAcquire(String name, String token, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        return scripts.<List<?>>run(LockScripts.ACQUIRE, 4,
+                store.acquireKeys(name, token, leaseMillis, queue, waiterTimeoutMillis))
+                .thenApply(RedisLockStore::acquireResult);
+    }
+
+    @Override
+    public CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
+        return scripts.<List<?>>run(LockScripts.LEAVE, 4, store.leaveKeys(name, token, leaseMillis))
+                .thenApply(RedisLockStore::acquireResult);
+    }
+
+    @Override
+    public CompletionStage<Boolean> release(String name, String token) {
+        return scripts.<List<?>>run(LockScripts.RELEASE, 5, store.releaseKeys(name, token))
+                .thenApply(store::released);
+    }
+
+    @Override
+    public CompletionStage<Void> abandon(String name, String token) {
+        return scripts.<List<?>>run(LockScripts.ABANDON, 5, store.releaseKeys(name, token))
+                .thenAccept(store::released);
+    }
+
+    @Override
+    public CompletionStage<Boolean> extend(String name, String token, long leaseMillis) {
+        return setLease(store.leaseKeys(name, token, leaseMillis, false));
+    }
+
+    @Override
+    public CompletionStage<Boolean> renew(String name, String token, long leaseMillis) {
+        return setLease(store.leaseKeys(name, token, leaseMillis, true));
+    }
+
+    @Override
+    public CompletionStage<Long> remainingLeaseMillis(String name, String token) {
+        return scripts.<Long>run(LockScripts.REMAINING, 1, store.remainingKeys(name, token))
+                .thenApply(RedisLockStore::leaseLeft);
+    }
+
+    private CompletionStage<Boolean> setLease(byte[][] keysAndArgs) {
+        return scripts.<Long>run(LockScripts.EXTEND, 1, keysAndArgs).thenApply(reply -> reply == 1L);
+    }
+}
