@@ -1,6 +1,7 @@
 package dev.distlock.core.spi;
 
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * A store's owner-checked operations sent without blocking the caller: a capability a {@link LockStore} offers
@@ -14,6 +15,15 @@ import java.util.concurrent.CompletionStage;
  * wait briefly for the client (a connection made on first use).
  */
 public interface AsyncLockStore {
+
+    /**
+     * {@code store}'s blocking operations, each made on {@code executor} (which it holds until the store answers); a
+     * call the executor refuses fails with its {@link java.util.concurrent.RejectedExecutionException}. With
+     * {@code Runnable::run}, each call is made on the calling thread and its stage is complete on return.
+     */
+    static AsyncLockStore on(LockStore store, Executor executor) {
+        return new ExecutorAsyncStore(store, executor);
+    }
 
     /** {@link LockStore#tryAcquire}, sent. */
     CompletionStage<AcquireResult> tryAcquire(String name, String token, long leaseMillis, boolean queue,

@@ -1,7 +1,5 @@
 package dev.distlock.core.support;
 
-import dev.distlock.core.ListenerContext;
-import dev.distlock.core.LockEvent;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
@@ -24,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * background ({@link Cleanup}) and never used again; an uninterruptible {@code lock()} then starts over with a new
  * token. Store calls run with the interrupt flag cleared, so an interrupt breaks a wait, never a command in flight.
  */
-final class Acquisition extends StepMachine implements TransientRetries.Reporter {
+final class Acquisition extends StepMachine {
 
     private final StoreLockRegistry registry;
     private final LockStore store;
@@ -36,8 +34,7 @@ final class Acquisition extends StepMachine implements TransientRetries.Reporter
     private final GatePass gate;
     private final CompletableFuture<Hold> result = new CompletableFuture<>();
     private final TryFailures failures;
-    /** What the listeners' events of this call carry from the thread that started it. */
-    private final Object listenerContext;
+    private final CallEvents events;
 
     // written by steps only, which run one at a time
     private Attempt attempt;
@@ -65,16 +62,8 @@ final class Acquisition extends StepMachine implements TransientRetries.Reporter
         this.waits = time.waits();
         this.async = async;
         this.gate = new GatePass(request.state().gate);
-        this.listenerContext = registry.listeners().captureContext();
-        this.failures = new TryFailures(name, store, interruptible, this);
-    }
-
-    /** Transient failures have lasted a while: the listeners hear of it once, while the call goes on waiting. */
-    @Override
-    public void persistent(RuntimeException lastFailure) {
-        try (ListenerContext.Scope scope = registry.listeners().inContext(listenerContext)) {
-            registry.listeners().acquireRetrying(failure(lastFailure));
-        }
+        this.events = new CallEvents(registry.listeners(), request, time);
+        this.failures = new TryFailures(name, store, interruptible, events);
     }
 
     /** Starts the acquisition: the future completes with the new hold, or {@code null} if the wait ran out. */
@@ -281,12 +270,7 @@ final class Acquisition extends StepMachine implements TransientRetries.Reporter
         }
         endAttempt(late || inFlight);
         gate.ended(hold != null);
-        try (ListenerContext.Scope scope = registry.listeners().inContext(listenerContext)) {
-            registry.settle(this, request, hold);
-            if (hold == null) {
-                registry.listeners().acquireFailed(failure(error));
-            }
-        }
+        events.ended(() -> registry.settle(this, request, hold), hold, error);
         if (hold != null) {
             result.complete(hold);
             return;
@@ -313,10 +297,6 @@ final class Acquisition extends StepMachine implements TransientRetries.Reporter
 
     private void armDeadline() {
         time.armDeadline(() -> submit(this::deadlinePassed));
-    }
-
-    private LockEvent failure(Throwable error) {
-        return new LockEvent(name, request.label(), 0, waited(), error);
     }
 
     private long remainingNanos() {

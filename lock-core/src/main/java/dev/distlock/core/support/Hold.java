@@ -2,10 +2,10 @@ package dev.distlock.core.support;
 
 import dev.distlock.core.LockEvent;
 import java.time.Duration;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Instant;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongFunction;
 
 /**
@@ -33,6 +33,19 @@ final class Hold {
 
     private enum Phase { HELD, LOST, ENDED }
 
+    private static final VarHandle PHASE;
+    private static final VarHandle OWNS_GATE;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            PHASE = lookup.findVarHandle(Hold.class, "phase", Phase.class);
+            OWNS_GATE = lookup.findVarHandle(Hold.class, "ownsGate", boolean.class);
+        } catch (ReflectiveOperationException impossible) {
+            throw new ExceptionInInitializerError(impossible);
+        }
+    }
+
     final NameState state;
     final String name;
     final String label;
@@ -48,8 +61,9 @@ final class Hold {
     /** Re-entrant holds of the owner; only the owner touches it. */
     int count = 1;
 
-    private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.HELD);
-    private final AtomicBoolean ownsGate = new AtomicBoolean(true);
+    /** The phase, moved by compare-and-set ({@link #PHASE}); a field, not an atomic object: one per lock call. */
+    private volatile Phase phase = Phase.HELD;
+    private volatile boolean ownsGate = true;
     private volatile String lostReason;
 
     /** The local deadline (monotonic clock); written under the monitor, read without it. */
@@ -89,12 +103,12 @@ final class Hold {
 
     /** Whether the hold is neither lost nor ended and its deadline has not passed. */
     boolean isHeld() {
-        return phase.get() == Phase.HELD && !isPastDeadline(System.nanoTime());
+        return phase == Phase.HELD && !isPastDeadline(System.nanoTime());
     }
 
     /** Whether the hold is neither lost nor ended (its deadline may have passed unnoticed). */
     boolean isActive() {
-        return phase.get() == Phase.HELD;
+        return phase == Phase.HELD;
     }
 
     boolean isPastDeadline(long nowNanos) {
@@ -114,39 +128,20 @@ final class Hold {
         return renewed || confirmPending;
     }
 
-    /** What the watchdog must do for a hold at a given moment. */
-    enum Due {
-        /** Nothing: the hold ended or was found lost. */
-        NOTHING,
-        /** The deadline passed: the hold is lost. */
-        LOSS,
-        /** Send a renewal; the hold counts it as in flight. */
-        RENEWAL,
-        /** Look again later. */
-        LATER
-    }
-
-    /**
-     * What is due at a look; for a renewal, the lease to restore and the lease epoch it is sent under (an extend
-     * after it makes its answer stale).
-     */
-    record Look(Due due, long leaseMillis, int epoch) {
-    }
-
     /** The watchdog's look at the hold at {@code nowNanos}: what is due. A due renewal is marked in flight. */
-    synchronized Look look(long nowNanos) {
+    synchronized HoldLook look(long nowNanos) {
         tick = null;
         if (!isActive()) {
-            return new Look(Due.NOTHING, 0, 0);
+            return HoldLook.NOTHING;
         }
         if (isPastDeadline(nowNanos)) {
-            return new Look(Due.LOSS, 0, 0);
+            return HoldLook.LOSS;
         }
         if (wantsRenewal() && !renewing && nowNanos - nextRenewalNanos >= 0) {
             renewing = true;
-            return new Look(Due.RENEWAL, leaseMillis, leaseEpoch);
+            return HoldLook.renewal(leaseMillis, leaseEpoch);
         }
-        return new Look(Due.LATER, 0, 0);
+        return HoldLook.LATER;
     }
 
     /** When the watchdog must look next: the deadline, or the next renewal if one is due before it. */
@@ -247,7 +242,7 @@ final class Hold {
 
     /** Records the loss; true the first time only, and never after the hold ended, so it is reported once. */
     boolean markLost(String reason) {
-        if (!phase.compareAndSet(Phase.HELD, Phase.LOST)) {
+        if (!PHASE.compareAndSet(this, Phase.HELD, Phase.LOST)) {
             return false;
         }
         lostReason = reason;
@@ -256,12 +251,12 @@ final class Hold {
 
     /** Ends the hold locally (its release follows); false if it had been found lost before. */
     boolean end() {
-        return phase.compareAndSet(Phase.HELD, Phase.ENDED);
+        return PHASE.compareAndSet(this, Phase.HELD, Phase.ENDED);
     }
 
     /** Lets the next thread of this registry at the name; only the first call does. */
     void giveBackGate() {
-        if (ownsGate.compareAndSet(true, false)) {
+        if (OWNS_GATE.compareAndSet(this, true, false)) {
             state.gate.leave();
         }
     }

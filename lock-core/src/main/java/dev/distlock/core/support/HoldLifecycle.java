@@ -51,10 +51,12 @@ final class HoldLifecycle {
         return threads;
     }
 
-    /** A new hold, after a wait of {@code waited}: listeners hear of it before the watchdog can report it lost. */
-    void start(Hold hold, Duration waited) {
+    /** A new hold, made by {@code acquisition}: listeners hear of it before the watchdog can report it lost. */
+    void start(Hold hold, Acquisition acquisition) {
         hold.state.holds.add(hold);
-        listeners.acquired(new LockEvent(hold.name, hold.label, hold.fencingToken, waited, null));
+        if (listeners.any()) {
+            listeners.acquired(new LockEvent(hold.name, hold.label, hold.fencingToken, acquisition.waited(), null));
+        }
         watchdog.watch(hold);
     }
 
@@ -155,7 +157,9 @@ final class HoldLifecycle {
             reportLoss(hold, reason);
             throw new LockLostException(hold.name, reason);
         }
-        listeners.released(hold.event(null));
+        if (listeners.any()) {
+            listeners.released(hold.event(null));
+        }
     }
 
     /** A release got no answer: it may have run, so the background clean-up finishes it; never a loss. */

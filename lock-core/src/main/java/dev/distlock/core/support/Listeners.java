@@ -22,6 +22,11 @@ final class Listeners {
         this.context = context;
     }
 
+    /** Whether any listener is registered: without one, no event is made. */
+    boolean any() {
+        return !listeners.isEmpty();
+    }
+
     /** What an acquire call's events must be told in: captured on the thread that starts the call. */
     Object captureContext() {
         return context.capture();

@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -68,27 +67,36 @@ final class StepRunners {
 
     /**
      * Runs steps on the thread blocked in {@link #await} while it waits; steps submitted after it stopped waiting
-     * (clean-up behind a finished acquisition) run on a {@link Serial} executor instead.
+     * (clean-up behind a finished acquisition) run on a {@link Serial} executor instead. Made for every blocking
+     * call, so it is kept small: a queue and this object's monitor.
      */
     static final class CallerSteps implements Executor {
 
-        private final LinkedBlockingQueue<Runnable> steps = new LinkedBlockingQueue<>();
-        private final Executor afterwards;
+        private final ArrayDeque<Runnable> steps = new ArrayDeque<>(4);
+        private final Executor pool;
+        /** Made when the first step comes after the caller stopped waiting. */
+        private Executor afterwards;
         private boolean left;
 
         CallerSteps(Executor pool) {
-            this.afterwards = new Serial(pool);
+            this.pool = pool;
         }
 
         @Override
         public void execute(Runnable step) {
+            Executor later;
             synchronized (this) {
                 if (!left) {
                     steps.add(step);
+                    notifyAll();
                     return;
                 }
+                if (afterwards == null) {
+                    afterwards = new Serial(pool);
+                }
+                later = afterwards;
             }
-            afterwards.execute(step);
+            later.execute(step);
         }
 
         /**
@@ -100,7 +108,7 @@ final class StepRunners {
                 while (!done.isDone()) {
                     Runnable step;
                     try {
-                        step = steps.take();
+                        step = next();
                     } catch (InterruptedException interrupt) {
                         onInterrupt.accept(interrupt);
                         continue;
@@ -108,13 +116,26 @@ final class StepRunners {
                     step.run();
                 }
             } finally {
-                List<Runnable> rest = new ArrayList<>();
+                List<Runnable> rest;
                 synchronized (this) {
                     left = true;
-                    steps.drainTo(rest);
+                    rest = steps.isEmpty() ? List.of() : new ArrayList<>(steps);
+                    steps.clear();
                 }
-                rest.forEach(afterwards::execute);
+                rest.forEach(this::execute);
             }
+        }
+
+        /** The next step, waited for; a pending interrupt comes first, as with a blocking queue's {@code take}. */
+        private synchronized Runnable next() throws InterruptedException {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            Runnable step;
+            while ((step = steps.poll()) == null) {
+                wait();
+            }
+            return step;
         }
     }
 

@@ -62,8 +62,9 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         this.maxPollMillis = settings.maxPollIntervalMillis();
         this.waiterTimeoutMillis = HoldClock.waiterTimeoutMillis(maxPollMillis);
         this.listeners = new Listeners(settings.listeners(), settings.listenerContext());
-        this.sends = PooledStore.of(store, threads.calls());
-        this.callerSends = new PooledStore(store, Runnable::run);
+        AsyncLockStore own = store.async();
+        this.sends = own != null ? own : AsyncLockStore.on(store, threads.calls());
+        this.callerSends = AsyncLockStore.on(store, Runnable::run);
         this.holds = new HoldLifecycle(store, sends, names, listeners, threads);
         this.leases = new HoldLeases(store, sends, holds);
         this.presence = new Presence(store, threads, tokens.instance(), settings.applicationName());
@@ -170,7 +171,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
             return;
         }
         presence.announceFromNowOn();
-        holds.start(hold, acquisition.waited());
+        holds.start(hold, acquisition);
     }
 
     LockStore store() {

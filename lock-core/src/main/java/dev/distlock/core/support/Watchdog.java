@@ -59,7 +59,7 @@ final class Watchdog {
     }
 
     private void look(Hold hold) {
-        Hold.Look look = hold.look(System.nanoTime());
+        HoldLook look = hold.look(System.nanoTime());
         switch (look.due()) {
             case NOTHING -> { }
             case LOSS -> losses.lost(hold, hold.expiryReason());

@@ -141,7 +141,7 @@ public final class ScriptedLockStore implements LockStore {
     @Override
     public AsyncLockStore async() {
         ExecutorService threads = client;
-        return threads == null ? null : new ClientThreads(this, threads);
+        return threads == null ? null : AsyncLockStore.on(this, threads);
     }
 
     @Override
@@ -269,57 +269,6 @@ public final class ScriptedLockStore implements LockStore {
             return operation.get();
         }
         return script.perform(operation);
-    }
-
-    /** The store's calls made on a client's threads. */
-    private record ClientThreads(LockStore store, ExecutorService threads) implements AsyncLockStore {
-
-        @Override
-        public CompletionStage<AcquireResult> tryAcquire(String name, String token, long leaseMillis, boolean queue,
-                long waiterTimeoutMillis) {
-            return send(() -> store.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
-        }
-
-        @Override
-        public CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
-            return send(() -> store.leaveQueue(name, token, leaseMillis));
-        }
-
-        @Override
-        public CompletionStage<Boolean> release(String name, String token) {
-            return send(() -> store.release(name, token));
-        }
-
-        @Override
-        public CompletionStage<Void> abandon(String name, String token) {
-            return send(() -> {
-                store.abandon(name, token);
-                return null;
-            });
-        }
-
-        @Override
-        public CompletionStage<Boolean> extend(String name, String token, long leaseMillis) {
-            return send(() -> store.extend(name, token, leaseMillis));
-        }
-
-        @Override
-        public CompletionStage<Boolean> renew(String name, String token, long leaseMillis) {
-            return send(() -> store.renew(name, token, leaseMillis));
-        }
-
-        @Override
-        public CompletionStage<Long> remainingLeaseMillis(String name, String token) {
-            return send(() -> store.remainingLeaseMillis(name, token));
-        }
-
-        private <T> CompletionStage<T> send(Supplier<T> call) {
-            try {
-                return CompletableFuture.supplyAsync(call, threads);
-            } catch (java.util.concurrent.RejectedExecutionException closed) {
-                return CompletableFuture.failedFuture(closed);
-            }
-        }
     }
 
     /** One recorded call. */

@@ -1,33 +1,19 @@
-package dev.distlock.core.support;
+package dev.distlock.core.spi;
 
-import dev.distlock.core.spi.AcquireResult;
-import dev.distlock.core.spi.AsyncLockStore;
-import dev.distlock.core.spi.LockStore;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 
-/**
- * A store's blocking operations made on an executor, as {@link AsyncLockStore}: for a store whose client blocks
- * (Jedis, a pooled Lettuce factory, replica acknowledgement, in memory), on the registry's bounded pool of
- * {@link BackgroundThreads#calls() call threads}, each held until the store answers; for a blocking caller, on its
- * own thread ({@code Runnable::run}), the stage complete on return.
- */
-final class PooledStore implements AsyncLockStore {
+/** A store's blocking operations made on an executor: {@link AsyncLockStore#on}. */
+final class ExecutorAsyncStore implements AsyncLockStore {
 
     private final LockStore store;
     private final Executor pool;
 
-    PooledStore(LockStore store, Executor pool) {
+    ExecutorAsyncStore(LockStore store, Executor pool) {
         this.store = store;
         this.pool = pool;
-    }
-
-    /** {@code store}'s own asynchronous operations if it has them, else its blocking ones made on {@code pool}. */
-    static AsyncLockStore of(LockStore store, Executor pool) {
-        AsyncLockStore own = store.async();
-        return own != null ? own : new PooledStore(store, pool);
     }
 
     @Override
@@ -73,7 +59,7 @@ final class PooledStore implements AsyncLockStore {
         try {
             return CompletableFuture.supplyAsync(call, pool);
         } catch (RejectedExecutionException closed) {
-            return CompletableFuture.failedFuture(new IllegalStateException("The lock registry is closed", closed));
+            return CompletableFuture.failedFuture(closed);
         }
     }
 }

@@ -1,0 +1,52 @@
+package dev.distlock.core.support;
+
+import dev.distlock.core.ListenerContext;
+import dev.distlock.core.LockEvent;
+
+/**
+ * What the listeners hear of one acquire call, told in the context of the thread that started it
+ * ({@link ListenerContext}), whichever thread ends the call; nothing is made when no listener is registered.
+ */
+final class CallEvents implements TransientRetries.Reporter {
+
+    private final Listeners listeners;
+    private final LockRequest request;
+    private final WaitTimers time;
+    private final Object context;
+
+    CallEvents(Listeners listeners, LockRequest request, WaitTimers time) {
+        this.listeners = listeners;
+        this.request = request;
+        this.time = time;
+        this.context = listeners.any() ? listeners.captureContext() : null;
+    }
+
+    /** Transient failures have lasted a while: the listeners hear of it once, while the call goes on waiting. */
+    @Override
+    public void persistent(RuntimeException lastFailure) {
+        try (ListenerContext.Scope scope = listeners.inContext(context)) {
+            listeners.acquireRetrying(event(lastFailure));
+        }
+    }
+
+    /**
+     * The call ended with {@code hold} (or none, and {@code error} if it failed): {@code settle} makes the outcome
+     * count (a hold starts and is announced to the listeners there), then a call without the lock is told.
+     */
+    void ended(Runnable settle, Hold hold, Throwable error) {
+        if (!listeners.any()) {
+            settle.run();
+            return;
+        }
+        try (ListenerContext.Scope scope = listeners.inContext(context)) {
+            settle.run();
+            if (hold == null) {
+                listeners.acquireFailed(event(error));
+            }
+        }
+    }
+
+    private LockEvent event(Throwable error) {
+        return new LockEvent(request.name(), request.label(), 0, time.waited(), error);
+    }
+}
