@@ -4,7 +4,6 @@ import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
