@@ -3,7 +3,6 @@ package dev.distlock.core.support;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.LockStore;
-import java.util.function.Supplier;
 
 /**
  * What interrupts and failed tries mean for one {@link Acquisition}: an interrupt ends an interruptible call and is
@@ -104,22 +103,6 @@ final class TryFailures {
     /** The pause before the retry the last failure asked for (0 if none), once. */
     long takePause() {
         return retries != null ? retries.takePause() : 0;
-    }
-
-    /** Runs a store call with the interrupt flag cleared; an interrupt meanwhile is kept for the caller. */
-    <T> T uninterrupted(Supplier<T> call) {
-        boolean flag = Thread.interrupted();
-        try {
-            return call.get();
-        } finally {
-            if (flag) {
-                if (interruptible) {
-                    Thread.currentThread().interrupt();
-                } else {
-                    interrupted = true;
-                }
-            }
-        }
     }
 
     private static boolean causedByInterrupt(Throwable failure) {
