@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -23,10 +22,6 @@ final class RedisLockStore implements LockStore {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLockStore.class);
 
-    private static final Pattern TRANSIENT_REPLY = Pattern.compile(
-            "(TRYAGAIN|MOVED|ASK|CLUSTERDOWN|MASTERDOWN|LOADING|READONLY|NOREPLICAS|BUSY)\\b");
-    private static final Pattern CONNECTION_LOST = Pattern.compile(
-            "(?i)connection (closed|reset|refused)|broken pipe|unexpected end of stream");
     private static final byte[] YES = bytes("1");
     private static final byte[] NO = bytes("0");
 
@@ -192,30 +187,10 @@ final class RedisLockStore implements LockStore {
         return fields;
     }
 
-    /**
-     * Redis's replies that mean "try again soon" (a slot migrating or moved, a cluster or primary down, a replica
-     * promoted or loading, a busy script) were refused without running; too few replicas (the command ran) and lost
-     * or timed-out connections leave the command in doubt.
-     */
+    /** Which failures are refused, in doubt or permanent: see {@link RedisFailures#classify}. */
     @Override
     public StoreFailure classify(RuntimeException failure) {
-        StoreFailure kind = StoreFailure.PERMANENT;
-        Throwable cause = failure;
-        for (int depth = 0; cause != null && depth < 32; depth++, cause = cause.getCause()) {
-            String message = cause.getMessage() != null ? cause.getMessage() : "";
-            String type = cause.getClass().getSimpleName();
-            if (TRANSIENT_REPLY.matcher(message).lookingAt() && !message.startsWith("NOREPLICAS")) {
-                return StoreFailure.REFUSED;
-            }
-            if (TRANSIENT_REPLY.matcher(message).lookingAt() || cause instanceof java.io.IOException
-                    || cause instanceof java.util.concurrent.TimeoutException || type.contains("Timeout")
-                    || type.contains("ConnectionFailure") || type.contains("Redirect")
-                    || type.equals("RedisConnectionException") || type.equals("JedisConnectionException")
-                    || CONNECTION_LOST.matcher(message).find()) {
-                kind = StoreFailure.IN_DOUBT;
-            }
-        }
-        return kind;
+        return RedisFailures.classify(failure);
     }
 
     @Override
