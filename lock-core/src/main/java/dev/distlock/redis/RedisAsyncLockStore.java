@@ -14,51 +14,53 @@ final class RedisAsyncLockStore implements AsyncLockStore {
 
     private final RedisLockStore store;
     private final AsyncScripts scripts;
+    private final ScriptArguments arguments;
 
-    RedisAsyncLockStore(RedisLockStore store, AsyncScripts scripts) {
+    RedisAsyncLockStore(RedisLockStore store, AsyncScripts scripts, ScriptArguments arguments) {
         this.store = store;
         this.scripts = scripts;
+        this.arguments = arguments;
     }
 
     @Override
     public CompletionStage<AcquireResult> tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
         return scripts.<List<?>>run(LockScripts.ACQUIRE, 4,
-                store.acquireKeys(name, token, leaseMillis, queue, waiterTimeoutMillis))
+                arguments.acquire(name, token, leaseMillis, queue, waiterTimeoutMillis))
                 .thenApply(RedisLockStore::acquireResult);
     }
 
     @Override
     public CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
-        return scripts.<List<?>>run(LockScripts.LEAVE, 4, store.leaveKeys(name, token, leaseMillis))
+        return scripts.<List<?>>run(LockScripts.LEAVE, 4, arguments.leave(name, token, leaseMillis))
                 .thenApply(RedisLockStore::acquireResult);
     }
 
     @Override
     public CompletionStage<Boolean> release(String name, String token) {
-        return scripts.<List<?>>run(LockScripts.RELEASE, 5, store.releaseKeys(name, token))
+        return scripts.<List<?>>run(LockScripts.RELEASE, 5, arguments.release(name, token))
                 .thenApply(store::released);
     }
 
     @Override
     public CompletionStage<Void> abandon(String name, String token) {
-        return scripts.<List<?>>run(LockScripts.ABANDON, 5, store.releaseKeys(name, token))
+        return scripts.<List<?>>run(LockScripts.ABANDON, 5, arguments.release(name, token))
                 .thenAccept(store::released);
     }
 
     @Override
     public CompletionStage<Boolean> extend(String name, String token, long leaseMillis) {
-        return setLease(store.leaseKeys(name, token, leaseMillis, false));
+        return setLease(arguments.lease(name, token, leaseMillis, false));
     }
 
     @Override
     public CompletionStage<Boolean> renew(String name, String token, long leaseMillis) {
-        return setLease(store.leaseKeys(name, token, leaseMillis, true));
+        return setLease(arguments.lease(name, token, leaseMillis, true));
     }
 
     @Override
     public CompletionStage<Long> remainingLeaseMillis(String name, String token) {
-        return scripts.<Long>run(LockScripts.REMAINING, 1, store.remainingKeys(name, token))
+        return scripts.<Long>run(LockScripts.REMAINING, 1, arguments.remaining(name, token))
                 .thenApply(RedisLockStore::leaseLeft);
     }
 

@@ -7,7 +7,6 @@ import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.StoreFailure;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,14 +21,10 @@ final class RedisLockStore implements LockStore {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLockStore.class);
 
-    private static final byte[] YES = bytes("1");
-    private static final byte[] NO = bytes("0");
-
     private final RedisConnectionFactory redis;
     private final RedisKeys keys;
+    private final ScriptArguments arguments;
     private final GrantInbox inbox;
-    private final byte[] fenceRetentionMillis;
-    private final byte[] inboxChannel;
     private final AtomicBoolean publishRefusalReported = new AtomicBoolean();
     private final ReplicaAcks acks;
     private final PipelineConnections acknowledged;
@@ -44,20 +39,19 @@ final class RedisLockStore implements LockStore {
             ReplicaAcks acks) {
         this.redis = redis;
         this.keys = keys;
+        this.arguments = new ScriptArguments(keys, fenceRetentionMillis, inbox.channel());
         this.inbox = inbox;
-        this.fenceRetentionMillis = bytes(Long.toString(fenceRetentionMillis));
-        this.inboxChannel = bytes(inbox.channel());
         this.acks = acks;
         this.acknowledged = new PipelineConnections(redis);
         AsyncScripts scripts = acks.enabled() ? null : AsyncScripts.of(redis);
-        this.async = scripts != null ? new RedisAsyncLockStore(this, scripts) : null;
+        this.async = scripts != null ? new RedisAsyncLockStore(this, scripts, arguments) : null;
     }
 
     @Override
     public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
-        return acquired(LockScripts.ACQUIRE, name, token, acquireKeys(name, token, leaseMillis, queue,
-                waiterTimeoutMillis));
+        return acquired(LockScripts.ACQUIRE, name, token,
+                arguments.acquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
     }
 
     /**
@@ -72,7 +66,7 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
-        return acquired(LockScripts.LEAVE, name, token, leaveKeys(name, token, leaseMillis));
+        return acquired(LockScripts.LEAVE, name, token, arguments.leave(name, token, leaseMillis));
     }
 
     /**
@@ -91,7 +85,7 @@ final class RedisLockStore implements LockStore {
             if (result.acquired() && reply.replicas() < acks.replicas()) {
                 RuntimeException shortfall = acks.shortfall(name, "acquired", reply.replicas());
                 try {
-                    LockScripts.ABANDON.run(connection, 5, releaseKeys(name, token));
+                    LockScripts.ABANDON.run(connection, 5, arguments.release(name, token));
                 } catch (RuntimeException undoFailed) {
                     shortfall.addSuppressed(undoFailed); // the registry's clean-up tries again
                 }
@@ -103,12 +97,12 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public boolean release(String name, String token) {
-        return released(LockScripts.RELEASE.run(redis, 5, releaseKeys(name, token)));
+        return released(LockScripts.RELEASE.run(redis, 5, arguments.release(name, token)));
     }
 
     @Override
     public void abandon(String name, String token) {
-        released(LockScripts.ABANDON.run(redis, 5, releaseKeys(name, token)));
+        released(LockScripts.ABANDON.run(redis, 5, arguments.release(name, token)));
     }
 
     @Override
@@ -122,7 +116,7 @@ final class RedisLockStore implements LockStore {
     }
 
     private boolean setLease(String name, String token, long leaseMillis, boolean onlyLonger) {
-        byte[][] keysAndArgs = leaseKeys(name, token, leaseMillis, onlyLonger);
+        byte[][] keysAndArgs = arguments.lease(name, token, leaseMillis, onlyLonger);
         if (!acks.enabled()) {
             return LockScripts.EXTEND.<Long>run(redis, 1, keysAndArgs) == 1L;
         }
@@ -138,26 +132,24 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public boolean raiseFence(String name, String token, long fencingToken) {
-        String lock = keys.lock(name);
-        return LockScripts.RAISE.<Long>run(redis, 2, bytes(lock), bytes(keys.fence(lock)), bytes(token),
-                bytes(Long.toString(fencingToken)), fenceRetentionMillis) == 1L;
+        return LockScripts.RAISE.<Long>run(redis, 2, arguments.raise(name, token, fencingToken)) == 1L;
     }
 
     @Override
     public long remainingLeaseMillis(String name, String token) {
-        return leaseLeft(LockScripts.REMAINING.<Long>run(redis, 1, remainingKeys(name, token)));
+        return leaseLeft(LockScripts.REMAINING.<Long>run(redis, 1, arguments.remaining(name, token)));
     }
 
     @Override
     public boolean isLocked(String name) {
         try (RedisConnection connection = redis.getConnection()) {
-            return Boolean.TRUE.equals(connection.keyCommands().exists(bytes(keys.lock(name))));
+            return Boolean.TRUE.equals(connection.keyCommands().exists(arguments.lock(name)));
         }
     }
 
     @Override
     public LockSnapshot inspect(String name) {
-        List<?> reply = LockScripts.INSPECT.run(redis, 4, lockKeys(name));
+        List<?> reply = LockScripts.INSPECT.run(redis, 4, arguments.inspect(name));
         String owner = new String((byte[]) reply.get(0), StandardCharsets.UTF_8);
         return new LockSnapshot(owner.isEmpty() ? null : owner, ((Number) reply.get(1)).longValue(),
                 owner.isEmpty() ? 0 : leaseLeft(((Number) reply.get(2)).longValue()),
@@ -166,19 +158,12 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public void announce(String instance, Map<String, String> description, long ttlMillis) {
-        List<byte[]> keysAndArgs = new ArrayList<>();
-        keysAndArgs.add(bytes(keys.instance(instance)));
-        keysAndArgs.add(bytes(Long.toString(ttlMillis)));
-        description.forEach((field, value) -> {
-            keysAndArgs.add(bytes(field));
-            keysAndArgs.add(bytes(value));
-        });
-        LockScripts.ANNOUNCE.run(redis, 1, keysAndArgs.toArray(byte[][]::new));
+        LockScripts.ANNOUNCE.run(redis, 1, arguments.announce(instance, description, ttlMillis));
     }
 
     @Override
     public Map<String, String> announcement(String instance) {
-        List<?> reply = LockScripts.ANNOUNCEMENT.run(redis, 1, bytes(keys.instance(instance)));
+        List<?> reply = LockScripts.ANNOUNCEMENT.run(redis, 1, arguments.announcement(instance));
         Map<String, String> fields = new LinkedHashMap<>();
         for (int i = 0; i + 1 < reply.size(); i += 2) {
             fields.put(new String((byte[]) reply.get(i), StandardCharsets.UTF_8),
@@ -202,53 +187,6 @@ final class RedisLockStore implements LockStore {
     public void close() {
         inbox.close();
         acknowledged.close();
-    }
-
-    /** The keys and arguments of the acquire script. */
-    byte[][] acquireKeys(String name, String token, long leaseMillis, boolean queue, long waiterTimeoutMillis) {
-        return lockKeys(name, bytes(token), bytes(Long.toString(leaseMillis)), fenceRetentionMillis,
-                queue ? YES : NO, bytes(Long.toString(waiterTimeoutMillis)), inboxChannel);
-    }
-
-    /** The keys and arguments of the script that leaves the queue. */
-    byte[][] leaveKeys(String name, String token, long leaseMillis) {
-        return lockKeys(name, bytes(token), bytes(Long.toString(leaseMillis)), fenceRetentionMillis);
-    }
-
-    /** The keys and arguments of the release and abandon scripts. */
-    byte[][] releaseKeys(String name, String token) {
-        return keysAndArgs(name, true, bytes(token), fenceRetentionMillis);
-    }
-
-    /** The key and arguments of the script that sets a lease ({@code onlyLonger}: a renewal). */
-    byte[][] leaseKeys(String name, String token, long leaseMillis, boolean onlyLonger) {
-        return new byte[][] {bytes(keys.lock(name)), bytes(token), bytes(Long.toString(leaseMillis)),
-                onlyLonger ? YES : NO};
-    }
-
-    /** The key and argument of the script that reads a hold's lease. */
-    byte[][] remainingKeys(String name, String token) {
-        return new byte[][] {bytes(keys.lock(name)), bytes(token)};
-    }
-
-    /** The lock, fence, queue and waiters keys of lock {@code name}, followed by {@code args}. */
-    private byte[][] lockKeys(String name, byte[]... args) {
-        return keysAndArgs(name, false, args);
-    }
-
-    private byte[][] keysAndArgs(String name, boolean withReleased, byte[]... args) {
-        String lock = keys.lock(name);
-        int keyCount = withReleased ? 5 : 4;
-        byte[][] keysAndArgs = new byte[keyCount + args.length][];
-        keysAndArgs[0] = bytes(lock);
-        keysAndArgs[1] = bytes(keys.fence(lock));
-        keysAndArgs[2] = bytes(keys.queue(lock));
-        keysAndArgs[3] = bytes(keys.waiters(lock));
-        if (withReleased) {
-            keysAndArgs[4] = bytes(keys.released(lock));
-        }
-        System.arraycopy(args, 0, keysAndArgs, keyCount, args.length);
-        return keysAndArgs;
     }
 
     /**
@@ -279,9 +217,5 @@ final class RedisLockStore implements LockStore {
     /** A {@code PTTL} reply in the store's terms: -1 (a key without expiry) never expires; -2 (no key) stays negative. */
     static long leaseLeft(long pttl) {
         return pttl == -1 ? NEVER_EXPIRES : pttl;
-    }
-
-    private static byte[] bytes(String value) {
-        return value.getBytes(StandardCharsets.UTF_8);
     }
 }
