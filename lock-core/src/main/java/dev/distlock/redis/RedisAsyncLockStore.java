@@ -7,19 +7,19 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * {@link RedisLockStore}'s operations on Lettuce's asynchronous API ({@link AsyncScripts}): the same scripts, keys
- * and replies, with no thread waiting for Redis. The stages complete on Lettuce's event loop; the engine moves
- * whatever runs after them to its own threads.
+ * ({@link ScriptArguments}) and replies ({@link ScriptReplies}), with no thread waiting for Redis. The stages
+ * complete on Lettuce's event loop; the engine moves whatever runs after them to its own threads.
  */
 final class RedisAsyncLockStore implements AsyncLockStore {
 
-    private final RedisLockStore store;
     private final AsyncScripts scripts;
     private final ScriptArguments arguments;
+    private final ScriptReplies replies;
 
-    RedisAsyncLockStore(RedisLockStore store, AsyncScripts scripts, ScriptArguments arguments) {
-        this.store = store;
+    RedisAsyncLockStore(AsyncScripts scripts, ScriptArguments arguments, ScriptReplies replies) {
         this.scripts = scripts;
         this.arguments = arguments;
+        this.replies = replies;
     }
 
     @Override
@@ -27,25 +27,25 @@ final class RedisAsyncLockStore implements AsyncLockStore {
             long waiterTimeoutMillis) {
         return scripts.<List<?>>run(LockScripts.ACQUIRE, 4,
                 arguments.acquire(name, token, leaseMillis, queue, waiterTimeoutMillis))
-                .thenApply(RedisLockStore::acquireResult);
+                .thenApply(ScriptReplies::acquireResult);
     }
 
     @Override
     public CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
         return scripts.<List<?>>run(LockScripts.LEAVE, 4, arguments.leave(name, token, leaseMillis))
-                .thenApply(RedisLockStore::acquireResult);
+                .thenApply(ScriptReplies::acquireResult);
     }
 
     @Override
     public CompletionStage<Boolean> release(String name, String token) {
         return scripts.<List<?>>run(LockScripts.RELEASE, 5, arguments.release(name, token))
-                .thenApply(store::released);
+                .thenApply(replies::released);
     }
 
     @Override
     public CompletionStage<Void> abandon(String name, String token) {
         return scripts.<List<?>>run(LockScripts.ABANDON, 5, arguments.release(name, token))
-                .thenAccept(store::released);
+                .thenAccept(replies::released);
     }
 
     @Override
@@ -61,7 +61,7 @@ final class RedisAsyncLockStore implements AsyncLockStore {
     @Override
     public CompletionStage<Long> remainingLeaseMillis(String name, String token) {
         return scripts.<Long>run(LockScripts.REMAINING, 1, arguments.remaining(name, token))
-                .thenApply(RedisLockStore::leaseLeft);
+                .thenApply(ScriptReplies::leaseLeft);
     }
 
     private CompletionStage<Boolean> setLease(byte[][] keysAndArgs) {

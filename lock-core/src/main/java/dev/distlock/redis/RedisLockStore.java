@@ -6,26 +6,18 @@ import dev.distlock.core.spi.HandOffNotices;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.StoreFailure;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /** The lock's atomic operations as Lua scripts on one Redis (standalone, Sentinel or one cluster slot). */
 final class RedisLockStore implements LockStore {
 
-    private static final Logger log = LoggerFactory.getLogger(RedisLockStore.class);
-
     private final RedisConnectionFactory redis;
-    private final RedisKeys keys;
     private final ScriptArguments arguments;
+    private final ScriptReplies replies;
     private final GrantInbox inbox;
-    private final AtomicBoolean publishRefusalReported = new AtomicBoolean();
     private final ReplicaAcks acks;
     private final PipelineConnections acknowledged;
     /** The operations on Lettuce's asynchronous API, when the factory shares one connection; else {@code null}. */
@@ -38,13 +30,13 @@ final class RedisLockStore implements LockStore {
     RedisLockStore(RedisConnectionFactory redis, RedisKeys keys, GrantInbox inbox, long fenceRetentionMillis,
             ReplicaAcks acks) {
         this.redis = redis;
-        this.keys = keys;
         this.arguments = new ScriptArguments(keys, fenceRetentionMillis, inbox.channel());
+        this.replies = new ScriptReplies(keys);
         this.inbox = inbox;
         this.acks = acks;
         this.acknowledged = new PipelineConnections(redis);
         AsyncScripts scripts = acks.enabled() ? null : AsyncScripts.of(redis);
-        this.async = scripts != null ? new RedisAsyncLockStore(this, scripts, arguments) : null;
+        this.async = scripts != null ? new RedisAsyncLockStore(scripts, arguments, replies) : null;
     }
 
     @Override
@@ -76,12 +68,12 @@ final class RedisLockStore implements LockStore {
      */
     private AcquireResult acquired(LockScripts.Script script, String name, String token, byte[][] keysAndArgs) {
         if (!acks.enabled()) {
-            return acquireResult(script.run(redis, 4, keysAndArgs));
+            return ScriptReplies.acquireResult(script.run(redis, 4, keysAndArgs));
         }
         return acknowledged.apply(connection -> {
             LockScripts.Acknowledged<List<?>> reply = script.runAndWait(connection, acks.replicas(),
                     acks.timeoutMillis(), 4, keysAndArgs);
-            AcquireResult result = acquireResult(reply.reply());
+            AcquireResult result = ScriptReplies.acquireResult(reply.reply());
             if (result.acquired() && reply.replicas() < acks.replicas()) {
                 RuntimeException shortfall = acks.shortfall(name, "acquired", reply.replicas());
                 try {
@@ -97,12 +89,12 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public boolean release(String name, String token) {
-        return released(LockScripts.RELEASE.run(redis, 5, arguments.release(name, token)));
+        return replies.released(LockScripts.RELEASE.run(redis, 5, arguments.release(name, token)));
     }
 
     @Override
     public void abandon(String name, String token) {
-        released(LockScripts.ABANDON.run(redis, 5, arguments.release(name, token)));
+        replies.released(LockScripts.ABANDON.run(redis, 5, arguments.release(name, token)));
     }
 
     @Override
@@ -137,7 +129,7 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public long remainingLeaseMillis(String name, String token) {
-        return leaseLeft(LockScripts.REMAINING.<Long>run(redis, 1, arguments.remaining(name, token)));
+        return ScriptReplies.leaseLeft(LockScripts.REMAINING.<Long>run(redis, 1, arguments.remaining(name, token)));
     }
 
     @Override
@@ -149,11 +141,7 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public LockSnapshot inspect(String name) {
-        List<?> reply = LockScripts.INSPECT.run(redis, 4, arguments.inspect(name));
-        String owner = new String((byte[]) reply.get(0), StandardCharsets.UTF_8);
-        return new LockSnapshot(owner.isEmpty() ? null : owner, ((Number) reply.get(1)).longValue(),
-                owner.isEmpty() ? 0 : leaseLeft(((Number) reply.get(2)).longValue()),
-                ((Number) reply.get(3)).intValue());
+        return ScriptReplies.snapshot(LockScripts.INSPECT.run(redis, 4, arguments.inspect(name)));
     }
 
     @Override
@@ -163,13 +151,7 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public Map<String, String> announcement(String instance) {
-        List<?> reply = LockScripts.ANNOUNCEMENT.run(redis, 1, arguments.announcement(instance));
-        Map<String, String> fields = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < reply.size(); i += 2) {
-            fields.put(new String((byte[]) reply.get(i), StandardCharsets.UTF_8),
-                    new String((byte[]) reply.get(i + 1), StandardCharsets.UTF_8));
-        }
-        return fields;
+        return ScriptReplies.fields(LockScripts.ANNOUNCEMENT.run(redis, 1, arguments.announcement(instance)));
     }
 
     /** Which failures are refused, in doubt or permanent: see {@link RedisFailures#classify}. */
@@ -187,35 +169,5 @@ final class RedisLockStore implements LockStore {
     public void close() {
         inbox.close();
         acknowledged.close();
-    }
-
-    /**
-     * Reads a release's {@code {1}}, {@code {1, error}} or {@code {0}}. A refused hand-off notice does not
-     * fail the release (the waiter finds the hand-off at its next poll); it is logged once.
-     */
-    boolean released(List<?> reply) {
-        if (reply.size() > 1 && publishRefusalReported.compareAndSet(false, true)) {
-            Object error = reply.get(1);
-            log.warn("Redis refused to publish a hand-off notice: {}. Waiters still get the lock at their next poll "
-                    + "(every max-poll-interval), but hand-offs are slower; allow PUBLISH on the channels '{}' "
-                    + "for this Redis user. (Reported once.)",
-                    error instanceof byte[] text ? new String(text, StandardCharsets.UTF_8) : error,
-                    keys.inbox("*"));
-        }
-        return ((Number) reply.get(0)).intValue() == 1;
-    }
-
-    /** Reads a {@code {1, fencing token, server ms}} or {@code {0, holder's lease, server ms}} reply. */
-    static AcquireResult acquireResult(List<?> reply) {
-        long value = ((Number) reply.get(1)).longValue();
-        long serverMillis = ((Number) reply.get(2)).longValue();
-        return ((Number) reply.get(0)).intValue() == 1
-                ? AcquireResult.acquired(value, serverMillis)
-                : AcquireResult.busy(leaseLeft(value), serverMillis);
-    }
-
-    /** A {@code PTTL} reply in the store's terms: -1 (a key without expiry) never expires; -2 (no key) stays negative. */
-    static long leaseLeft(long pttl) {
-        return pttl == -1 ? NEVER_EXPIRES : pttl;
     }
 }
