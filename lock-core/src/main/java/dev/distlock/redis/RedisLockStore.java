@@ -6,7 +6,6 @@ import dev.distlock.core.spi.HandOffNotices;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.StoreFailure;
-import java.util.List;
 import java.util.Map;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -19,7 +18,7 @@ final class RedisLockStore implements LockStore {
     private final ScriptReplies replies;
     private final GrantInbox inbox;
     private final ReplicaAcks acks;
-    private final PipelineConnections acknowledged;
+    private final AcknowledgedWrites acknowledged;
     /** The operations on Lettuce's asynchronous API, when the factory shares one connection; else {@code null}. */
     private final RedisAsyncLockStore async;
 
@@ -34,7 +33,7 @@ final class RedisLockStore implements LockStore {
         this.replies = new ScriptReplies(keys);
         this.inbox = inbox;
         this.acks = acks;
-        this.acknowledged = new PipelineConnections(redis);
+        this.acknowledged = new AcknowledgedWrites(redis, acks, arguments);
         AsyncScripts scripts = acks.enabled() ? null : AsyncScripts.of(redis);
         this.async = scripts != null ? new RedisAsyncLockStore(scripts, arguments, replies) : null;
     }
@@ -61,30 +60,12 @@ final class RedisLockStore implements LockStore {
         return acquired(LockScripts.LEAVE, name, token, arguments.leave(name, token, leaseMillis));
     }
 
-    /**
-     * Runs an acquiring script; with replica acknowledgement on, a hold that too few replicas acknowledged is
-     * released again at once, on the same connection (after a failover the shared one may lead to another
-     * server), and counts as a transient failure: the registry tries again within the wait.
-     */
+    /** Runs an acquiring script; with replica acknowledgement on, see {@link AcknowledgedWrites#acquire}. */
     private AcquireResult acquired(LockScripts.Script script, String name, String token, byte[][] keysAndArgs) {
         if (!acks.enabled()) {
             return ScriptReplies.acquireResult(script.run(redis, 4, keysAndArgs));
         }
-        return acknowledged.apply(connection -> {
-            LockScripts.Acknowledged<List<?>> reply = script.runAndWait(connection, acks.replicas(),
-                    acks.timeoutMillis(), 4, keysAndArgs);
-            AcquireResult result = ScriptReplies.acquireResult(reply.reply());
-            if (result.acquired() && reply.replicas() < acks.replicas()) {
-                RuntimeException shortfall = acks.shortfall(name, "acquired", reply.replicas());
-                try {
-                    LockScripts.ABANDON.run(connection, 5, arguments.release(name, token));
-                } catch (RuntimeException undoFailed) {
-                    shortfall.addSuppressed(undoFailed); // the registry's clean-up tries again
-                }
-                throw shortfall;
-            }
-            return result;
-        });
+        return acknowledged.acquire(script, name, token, keysAndArgs);
     }
 
     @Override
@@ -112,14 +93,7 @@ final class RedisLockStore implements LockStore {
         if (!acks.enabled()) {
             return LockScripts.EXTEND.<Long>run(redis, 1, keysAndArgs) == 1L;
         }
-        return acknowledged.apply(connection -> {
-            LockScripts.Acknowledged<Long> reply = LockScripts.EXTEND.runAndWait(connection, acks.replicas(),
-                    acks.timeoutMillis(), 1, keysAndArgs);
-            if (reply.reply() == 1L && reply.replicas() < acks.replicas()) {
-                throw acks.shortfall(name, "renewed", reply.replicas());
-            }
-            return reply.reply() == 1L;
-        });
+        return acknowledged.setLease(name, keysAndArgs);
     }
 
     @Override

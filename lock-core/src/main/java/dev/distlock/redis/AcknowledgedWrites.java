@@ -1,0 +1,63 @@
+package dev.distlock.redis;
+
+import dev.distlock.core.spi.AcquireResult;
+import java.util.List;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * The lock's writes with replica acknowledgement on ({@link ReplicaAcks}): each script pipelined with {@code WAIT}
+ * on a connection of {@link PipelineConnections}, and a write too few replicas acknowledged turned into a
+ * transient failure ({@link ReplicaAcks#shortfall}).
+ */
+final class AcknowledgedWrites implements AutoCloseable {
+
+    private final ReplicaAcks acks;
+    private final ScriptArguments arguments;
+    private final PipelineConnections connections;
+
+    AcknowledgedWrites(RedisConnectionFactory redis, ReplicaAcks acks, ScriptArguments arguments) {
+        this.acks = acks;
+        this.arguments = arguments;
+        this.connections = new PipelineConnections(redis);
+    }
+
+    /**
+     * Runs an acquiring script; a hold that too few replicas acknowledged is released again at once, on the same
+     * connection (after a failover the shared one may lead to another server), and counts as a transient failure:
+     * the registry tries again within the wait.
+     */
+    AcquireResult acquire(LockScripts.Script script, String name, String token, byte[][] keysAndArgs) {
+        return connections.apply(connection -> {
+            LockScripts.Acknowledged<List<?>> reply = script.runAndWait(connection, acks.replicas(),
+                    acks.timeoutMillis(), 4, keysAndArgs);
+            AcquireResult result = ScriptReplies.acquireResult(reply.reply());
+            if (result.acquired() && reply.replicas() < acks.replicas()) {
+                RuntimeException shortfall = acks.shortfall(name, "acquired", reply.replicas());
+                try {
+                    LockScripts.ABANDON.run(connection, 5, arguments.release(name, token));
+                } catch (RuntimeException undoFailed) {
+                    shortfall.addSuppressed(undoFailed); // the registry's clean-up tries again
+                }
+                throw shortfall;
+            }
+            return result;
+        });
+    }
+
+    /** Runs the script that sets a lease; a lease set that too few replicas acknowledged fails, as transient. */
+    boolean setLease(String name, byte[][] keysAndArgs) {
+        return connections.apply(connection -> {
+            LockScripts.Acknowledged<Long> reply = LockScripts.EXTEND.runAndWait(connection, acks.replicas(),
+                    acks.timeoutMillis(), 1, keysAndArgs);
+            if (reply.reply() == 1L && reply.replicas() < acks.replicas()) {
+                throw acks.shortfall(name, "renewed", reply.replicas());
+            }
+            return reply.reply() == 1L;
+        });
+    }
+
+    @Override
+    public void close() {
+        connections.close();
+    }
+}
