@@ -1,11 +1,11 @@
 package dev.distlock.redlock;
 
-import dev.distlock.core.LockBackendException;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.StoreFailure;
 import dev.distlock.core.support.HoldClock;
+import dev.distlock.redlock.Answers.Answer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
 /**
@@ -44,13 +43,13 @@ import java.util.stream.IntStream;
 final class RedlockLockStore implements LockStore {
 
     private final List<LockStore> nodes;
-    private final int quorum;
+    private final Quorum quorum;
     private final long nodeTimeoutNanos;
     private final ExecutorService calls;
 
     RedlockLockStore(List<LockStore> nodes, Duration nodeTimeout) {
         this.nodes = List.copyOf(nodes);
-        this.quorum = nodes.size() / 2 + 1;
+        this.quorum = Quorum.of(nodes.size());
         this.nodeTimeoutNanos = nodeTimeout.toNanos();
         AtomicInteger count = new AtomicInteger();
         this.calls = Executors.newCachedThreadPool(runnable -> {
@@ -67,7 +66,7 @@ final class RedlockLockStore implements LockStore {
         Answers<AcquireResult> answers = onNodes(allNodes(), node -> node.tryAcquire(name, token, leaseMillis, false,
                 waiterTimeoutMillis));
         List<Answer<AcquireResult>> taken = answers.matching(AcquireResult::acquired);
-        if (taken.size() >= quorum) {
+        if (quorum.reachedBy(taken.size())) {
             long fence = taken.stream().mapToLong(answer -> answer.value().fencingToken()).max().orElseThrow();
             if (fenceBinding(name, token, fence, taken)
                     && System.nanoTime() < HoldClock.validUntil(sent, leaseMillis)) {
@@ -77,7 +76,7 @@ final class RedlockLockStore implements LockStore {
         }
         // not held: release what was taken, everywhere (a node that seemed to fail may have taken it)
         abandon(name, token);
-        answers.requireQuorum();
+        quorum.require(answers);
         List<AcquireResult> values = answers.values();
         long holderLease = values.stream().filter(result -> !result.acquired())
                 .mapToLong(AcquireResult::holderLeaseMillis).filter(lease -> lease >= 0).min().orElse(-1);
@@ -97,10 +96,10 @@ final class RedlockLockStore implements LockStore {
                 .map(Answer::node).toList();
         int bound = taken.size() - behind.size();
         if (behind.isEmpty()) {
-            return bound >= quorum;
+            return quorum.reachedBy(bound);
         }
         Answers<Boolean> raised = onNodes(behind, node -> node.raiseFence(name, token, fence));
-        return bound + raised.matching(Boolean::booleanValue).size() >= quorum;
+        return quorum.reachedBy(bound + raised.matching(Boolean::booleanValue).size());
     }
 
     @Override
@@ -136,10 +135,10 @@ final class RedlockLockStore implements LockStore {
     /** Whether a majority answered true; false if a majority answered but not so; fails without a majority. */
     private boolean trueOnMajority(Function<LockStore, Boolean> call) {
         Answers<Boolean> answers = onNodes(allNodes(), call);
-        if (answers.matching(Boolean::booleanValue).size() >= quorum) {
+        if (quorum.reachedBy(answers.matching(Boolean::booleanValue).size())) {
             return true;
         }
-        answers.requireQuorum();
+        quorum.require(answers);
         return false;
     }
 
@@ -147,13 +146,13 @@ final class RedlockLockStore implements LockStore {
     public long remainingLeaseMillis(String name, String token) {
         Answers<Long> answers = onNodes(allNodes(), node -> node.remainingLeaseMillis(name, token));
         List<Long> held = new ArrayList<>(answers.values(millis -> millis >= 0));
-        if (held.size() < quorum) {
-            answers.requireQuorum();
+        if (!quorum.reachedBy(held.size())) {
+            quorum.require(answers);
             return -1;
         }
         // the lease a majority still has: the quorum-th longest
         held.sort(Collections.reverseOrder());
-        return held.get(quorum - 1);
+        return held.get(quorum.size() - 1);
     }
 
     @Override
@@ -164,12 +163,12 @@ final class RedlockLockStore implements LockStore {
     @Override
     public LockSnapshot inspect(String name) {
         Answers<LockSnapshot> answers = onNodes(allNodes(), node -> node.inspect(name));
-        answers.requireQuorum();
+        quorum.require(answers);
         Map<String, List<LockSnapshot>> byOwner = new HashMap<>();
         answers.values(snapshot -> snapshot.ownerToken() != null)
                 .forEach(snapshot -> byOwner.computeIfAbsent(snapshot.ownerToken(), owner -> new ArrayList<>())
                         .add(snapshot));
-        return byOwner.values().stream().filter(held -> held.size() >= quorum).findFirst()
+        return byOwner.values().stream().filter(held -> quorum.reachedBy(held.size())).findFirst()
                 .map(held -> new LockSnapshot(held.get(0).ownerToken(),
                         held.stream().mapToLong(LockSnapshot::fencingToken).max().orElse(0),
                         held.stream().mapToLong(LockSnapshot::remainingLeaseMillis).min().orElse(0), 0))
@@ -217,7 +216,7 @@ final class RedlockLockStore implements LockStore {
             futures.add(calls.submit(() -> call.apply(node)));
         }
         long deadline = System.nanoTime() + nodeTimeoutNanos;
-        Answers<T> answers = new Answers<>(nodes.size(), quorum);
+        Answers<T> answers = new Answers<>();
         for (int i = 0; i < futures.size(); i++) {
             Future<T> future = futures.get(i);
             try {
@@ -236,53 +235,6 @@ final class RedlockLockStore implements LockStore {
             }
         }
         return answers;
-    }
-
-    /** What one node answered. */
-    private record Answer<T>(int node, T value) {
-    }
-
-    /** What the nodes answered, and what went wrong on the others. */
-    private static final class Answers<T> {
-
-        private final int nodes;
-        private final int quorum;
-        private final List<Answer<T>> answers = new ArrayList<>();
-        private final List<Throwable> failures = new ArrayList<>();
-
-        Answers(int nodes, int quorum) {
-            this.nodes = nodes;
-            this.quorum = quorum;
-        }
-
-        void add(int node, T value) {
-            answers.add(new Answer<>(node, value));
-        }
-
-        void fail(Throwable failure) {
-            failures.add(failure);
-        }
-
-        List<T> values() {
-            return values(value -> true);
-        }
-
-        List<T> values(Predicate<T> condition) {
-            return answers.stream().map(Answer::value).filter(condition).toList();
-        }
-
-        List<Answer<T>> matching(Predicate<T> condition) {
-            return answers.stream().filter(answer -> condition.test(answer.value())).toList();
-        }
-
-        /** Fails if fewer nodes than a majority answered, saying how many did and why the others did not. */
-        void requireQuorum() {
-            if (answers.size() < quorum) {
-                String first = failures.isEmpty() ? "none" : LockBackendException.innermostMessage(failures.get(0));
-                throw new QuorumException("Redlock: " + answers.size() + " of " + nodes + " nodes answered, " + quorum
-                        + " needed; first failure: " + first, failures);
-            }
-        }
     }
 
     /**
