@@ -12,15 +12,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.stream.IntStream;
 
 /**
  * The Redlock algorithm as a {@link LockStore} over N independent Redis servers (N odd): every operation runs
@@ -42,28 +34,19 @@ import java.util.stream.IntStream;
  */
 final class RedlockLockStore implements LockStore {
 
-    private final List<LockStore> nodes;
+    private final NodeCalls nodes;
     private final Quorum quorum;
-    private final long nodeTimeoutNanos;
-    private final ExecutorService calls;
 
     RedlockLockStore(List<LockStore> nodes, Duration nodeTimeout) {
-        this.nodes = List.copyOf(nodes);
+        this.nodes = new NodeCalls(nodes, nodeTimeout);
         this.quorum = Quorum.of(nodes.size());
-        this.nodeTimeoutNanos = nodeTimeout.toNanos();
-        AtomicInteger count = new AtomicInteger();
-        this.calls = Executors.newCachedThreadPool(runnable -> {
-            Thread thread = new Thread(runnable, "distlock-redlock-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
     }
 
     @Override
     public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
         long sent = System.nanoTime();
-        Answers<AcquireResult> answers = onNodes(allNodes(), node -> node.tryAcquire(name, token, leaseMillis, false,
+        Answers<AcquireResult> answers = nodes.onAll(node -> node.tryAcquire(name, token, leaseMillis, false,
                 waiterTimeoutMillis));
         List<Answer<AcquireResult>> taken = answers.matching(AcquireResult::acquired);
         if (quorum.reachedBy(taken.size())) {
@@ -98,7 +81,7 @@ final class RedlockLockStore implements LockStore {
         if (behind.isEmpty()) {
             return quorum.reachedBy(bound);
         }
-        Answers<Boolean> raised = onNodes(behind, node -> node.raiseFence(name, token, fence));
+        Answers<Boolean> raised = nodes.on(behind, node -> node.raiseFence(name, token, fence));
         return quorum.reachedBy(bound + raised.matching(Boolean::booleanValue).size());
     }
 
@@ -116,7 +99,7 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public void abandon(String name, String token) {
-        onNodes(allNodes(), node -> {
+        nodes.onAll(node -> {
             node.abandon(name, token);
             return Boolean.TRUE;
         });
@@ -134,7 +117,7 @@ final class RedlockLockStore implements LockStore {
 
     /** Whether a majority answered true; false if a majority answered but not so; fails without a majority. */
     private boolean trueOnMajority(Function<LockStore, Boolean> call) {
-        Answers<Boolean> answers = onNodes(allNodes(), call);
+        Answers<Boolean> answers = nodes.onAll(call);
         if (quorum.reachedBy(answers.matching(Boolean::booleanValue).size())) {
             return true;
         }
@@ -144,7 +127,7 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public long remainingLeaseMillis(String name, String token) {
-        Answers<Long> answers = onNodes(allNodes(), node -> node.remainingLeaseMillis(name, token));
+        Answers<Long> answers = nodes.onAll(node -> node.remainingLeaseMillis(name, token));
         List<Long> held = new ArrayList<>(answers.values(millis -> millis >= 0));
         if (!quorum.reachedBy(held.size())) {
             quorum.require(answers);
@@ -162,7 +145,7 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public LockSnapshot inspect(String name) {
-        Answers<LockSnapshot> answers = onNodes(allNodes(), node -> node.inspect(name));
+        Answers<LockSnapshot> answers = nodes.onAll(node -> node.inspect(name));
         quorum.require(answers);
         Map<String, List<LockSnapshot>> byOwner = new HashMap<>();
         answers.values(snapshot -> snapshot.ownerToken() != null)
@@ -177,7 +160,7 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public void announce(String instance, Map<String, String> description, long ttlMillis) {
-        onNodes(allNodes(), node -> {
+        nodes.onAll(node -> {
             node.announce(instance, description, ttlMillis);
             return Boolean.TRUE;
         });
@@ -185,7 +168,7 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public Map<String, String> announcement(String instance) {
-        return onNodes(allNodes(), node -> node.announcement(instance)).values().stream()
+        return nodes.onAll(node -> node.announcement(instance)).values().stream()
                 .filter(map -> !map.isEmpty()).findFirst().orElse(Map.of());
     }
 
@@ -200,41 +183,7 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public void close() {
-        calls.shutdownNow();
-        nodes.forEach(LockStore::close);
-    }
-
-    private List<Integer> allNodes() {
-        return IntStream.range(0, nodes.size()).boxed().toList();
-    }
-
-    /** Runs {@code call} on the given nodes in parallel; collects the answers that came within the node timeout. */
-    private <T> Answers<T> onNodes(List<Integer> indexes, Function<LockStore, T> call) {
-        List<Future<T>> futures = new ArrayList<>(indexes.size());
-        for (int index : indexes) {
-            LockStore node = nodes.get(index);
-            futures.add(calls.submit(() -> call.apply(node)));
-        }
-        long deadline = System.nanoTime() + nodeTimeoutNanos;
-        Answers<T> answers = new Answers<>();
-        for (int i = 0; i < futures.size(); i++) {
-            Future<T> future = futures.get(i);
-            try {
-                long left = Math.max(0, deadline - System.nanoTime());
-                answers.add(indexes.get(i), future.get(left, TimeUnit.NANOSECONDS));
-            } catch (ExecutionException failed) {
-                answers.fail(failed.getCause());
-            } catch (TimeoutException slow) {
-                future.cancel(true);
-                answers.fail(new TimeoutException("no answer within the node timeout of "
-                        + Duration.ofNanos(nodeTimeoutNanos)));
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                future.cancel(true);
-                answers.fail(ex);
-            }
-        }
-        return answers;
+        nodes.close();
     }
 
     /**
