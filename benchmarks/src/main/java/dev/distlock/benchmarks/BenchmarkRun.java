@@ -7,6 +7,7 @@ import dev.distlock.benchmarks.contenders.RedisAddress;
 import dev.distlock.benchmarks.async.AsyncResult;
 import dev.distlock.benchmarks.async.AsyncWaitersCheck;
 import dev.distlock.benchmarks.cost.CostResult;
+import dev.distlock.benchmarks.cost.GrantingStore;
 import dev.distlock.benchmarks.cost.LockCostCheck;
 import dev.distlock.benchmarks.jmh.JmhResult;
 import dev.distlock.benchmarks.jmh.JmhRunner;
@@ -28,6 +29,7 @@ import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockedTask;
 import dev.distlock.test.RespClient;
+import dev.distlock.test.scripted.ScriptedLockRegistry;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -217,7 +219,7 @@ public final class BenchmarkRun {
 
     /**
      * The cost check's cases, each on one thread and one name (or distinct names) that nobody else uses: the
-     * in-memory registry with lock()/unlock() and executeLocked, the Redis registry with lock()/unlock() and with
+     * in-memory registry with lock()/unlock() and executeLocked, the engine alone on a store that grants at once, the Redis registry with lock()/unlock() and with
      * tryLockAsync(0)/unlockAsync() awaited one pair at a time.
      */
     private List<CostResult> cost(RedisAddress address, RedisStats stats) throws Exception {
@@ -244,8 +246,15 @@ public final class BenchmarkRun {
                     case "memory-execute" -> results.add(report(check.measure(
                             "in memory: executeLocked(name, 1 s, task), one name", inMemory,
                             i -> registry.executeLocked("cost-execute", COST_WAIT, CostTask.INSTANCE))));
-                    default -> { } // on Redis, below
+                    default -> { } // engine alone, or on Redis, below
                 }
+            }
+        }
+        if (options.costCases().contains("engine-same")) {
+            try (ScriptedLockRegistry registry = ScriptedLockRegistry.on(new GrantingStore()).build()) {
+                FencedLock lock = registry.obtain("cost-engine");
+                results.add(report(check.measure("engine alone (a store that grants at once): lock() + unlock(), "
+                        + "one name", inMemory, i -> lockAndUnlock(lock))));
             }
         }
         LettuceConnectionFactory factory = address.newConnectionFactory();

@@ -9,7 +9,7 @@ import java.time.Instant;
  * @param name the lock's name
  * @param label the label it was obtained with, or {@code null}
  * @param fencingToken the hold's fencing token
- * @param heldSince when it was acquired
+ * @param heldSince when it was acquired, to the millisecond
  * @param remainingLease the lease left as the backend sees it (at most until the local deadline); {@link Duration#ZERO} if found lost
  * @param renewed whether the watchdog renews it
  */

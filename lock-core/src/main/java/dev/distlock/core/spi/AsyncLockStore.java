@@ -18,11 +18,19 @@ public interface AsyncLockStore {
 
     /**
      * {@code store}'s blocking operations, each made on {@code executor} (which it holds until the store answers); a
-     * call the executor refuses fails with its {@link java.util.concurrent.RejectedExecutionException}. With
-     * {@code Runnable::run}, each call is made on the calling thread and its stage is complete on return.
+     * call the executor refuses fails with its {@link java.util.concurrent.RejectedExecutionException}.
      */
     static AsyncLockStore on(LockStore store, Executor executor) {
-        return new ExecutorAsyncStore(store, executor);
+        return new ExecutorAsyncStore(store, java.util.Objects.requireNonNull(executor, "executor"));
+    }
+
+    /**
+     * {@code store}'s blocking operations, each made on the calling thread, its stage complete on return (how the
+     * engine makes a blocking caller's calls). Unlike {@code on(store, Runnable::run)}, nothing is made per call
+     * beyond the stage.
+     */
+    static AsyncLockStore onCallingThread(LockStore store) {
+        return new ExecutorAsyncStore(store, null);
     }
 
     /** {@link LockStore#tryAcquire}, sent. */

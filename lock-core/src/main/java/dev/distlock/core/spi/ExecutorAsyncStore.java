@@ -5,10 +5,14 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 
-/** A store's blocking operations made on an executor: {@link AsyncLockStore#on}. */
+/**
+ * A store's blocking operations made on an executor ({@link AsyncLockStore#on}), or on the calling thread without
+ * one ({@link AsyncLockStore#onCallingThread}).
+ */
 final class ExecutorAsyncStore implements AsyncLockStore {
 
     private final LockStore store;
+    /** Where the calls are made; {@code null}: on the calling thread. */
     private final Executor pool;
 
     ExecutorAsyncStore(LockStore store, Executor pool) {
@@ -56,10 +60,22 @@ final class ExecutorAsyncStore implements AsyncLockStore {
     }
 
     private <T> CompletableFuture<T> onPool(Supplier<T> call) {
+        if (pool == null) {
+            return answered(call);
+        }
         try {
             return CompletableFuture.supplyAsync(call, pool);
         } catch (RejectedExecutionException closed) {
             return CompletableFuture.failedFuture(closed);
+        }
+    }
+
+    /** The call made here, its stage complete (the call's lambda does not escape: the compiler can do without it). */
+    private static <T> CompletableFuture<T> answered(Supplier<T> call) {
+        try {
+            return CompletableFuture.completedFuture(call.get());
+        } catch (RuntimeException | Error failure) {
+            return CompletableFuture.failedFuture(failure);
         }
     }
 }

@@ -45,7 +45,7 @@ final class Acquirer {
         Acquisition acquisition = new Acquisition(registry, registry.request(name, lease, label), waitNanos,
                 interruptible, false, steps);
         CompletableFuture<Hold> result = acquisition.start();
-        steps.await(result::isDone, acquisition::interrupt);
+        steps.await(acquisition);
         if (acquisition.wasInterrupted()) {
             Thread.currentThread().interrupt();
         }

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * background ({@link Cleanup}) and never used again; an uninterruptible {@code lock()} then starts over with a new
  * token. Store calls run with the interrupt flag cleared, so an interrupt breaks a wait, never a command in flight.
  */
-final class Acquisition extends StepMachine {
+final class Acquisition extends StepMachine implements StepRunners.Awaited {
 
     private final StoreLockRegistry registry;
     private final LockStore store;
@@ -31,14 +31,11 @@ final class Acquisition extends StepMachine {
     private final boolean waits;
     private final boolean async;
     private final GatePass gate;
-    private final CompletableFuture<Hold> result = new CompletableFuture<>();
     private final TryFailures failures;
     private final CallEvents events;
 
     // written by steps only, which run one at a time
     private Attempt attempt;
-    /** Whether the attempt waits for a notice, its poll or the store's listening. */
-    private boolean sleeping;
     /** Whether a notice came while a try was in flight. */
     private boolean noticeMissed;
     /** Whether the last answer came after the wait: the attempt is cleaned up in the background. */
@@ -68,11 +65,13 @@ final class Acquisition extends StepMachine {
     /** Starts the acquisition: the future completes with the new hold, or {@code null} if the wait ran out. */
     CompletableFuture<Hold> start() {
         CompletableFuture<Void> entry = gate.enter();
-        if (!entry.isDone()) {
+        if (entry.isDone()) {
+            submit(this::entered);
+        } else {
             execute(this::armDeadline);
+            entry.whenComplete((entered, error) -> submit(this::entered));
         }
-        entry.whenComplete((entered, error) -> submit(this::entered));
-        return result;
+        return result();
     }
 
     /** Whether an interrupt was waited through (uninterruptible calls only). */
@@ -81,14 +80,12 @@ final class Acquisition extends StepMachine {
     }
 
     /** The caller's thread was interrupted while no step ran: it ends an interruptible call, else it is recorded. */
-    void interrupt(InterruptedException interrupt) {
-        if (!failures.interruptible()) {
-            failures.interruptWaitedThrough();
-            return;
+    @Override
+    public void interrupt(InterruptedException interrupt) {
+        InterruptedException error = failures.waitInterrupted(interrupt);
+        if (error != null) {
+            submit(() -> finish(null, error));
         }
-        InterruptedException error = new InterruptedException("Interrupted while acquiring lock '" + name + "'");
-        error.initCause(interrupt);
-        submit(() -> finish(null, error));
     }
 
     /** The registry closes: a waiting call withdraws. */
@@ -110,15 +107,9 @@ final class Acquisition extends StepMachine {
 
     private void newAttempt() throws InterruptedException {
         if (waits) {
-            // counted before the registry is checked: a close() from now on waits for this call to withdraw, and one
-            // before it is seen here (a close between the check and the count would end the pools under its try)
-            registry.waiters().add(this);
-        }
-        try {
+            registry.waiters().admit(this, registry, name);
+        } else {
             registry.checkOpen(name);
-        } catch (IllegalStateException closed) {
-            registry.waiters().remove(this);
-            throw closed;
         }
         attempt = new Attempt(registry, request, registry.newToken(), waits ? this::noticeArrived : null, async);
         tryStore(waits);
@@ -200,8 +191,7 @@ final class Acquisition extends StepMachine {
     }
 
     private void sleep(long nanos) {
-        sleeping = true;
-        time.wakeAfter(nanos, () -> submit(this::wakeIfSleeping));
+        time.sleep(nanos, () -> submit(this::wakeIfSleeping));
     }
 
     /**
@@ -209,11 +199,9 @@ final class Acquisition extends StepMachine {
      * trusted; else another try while the wait lasts, or the end of the wait as {@link #handle} decides it.
      */
     private void wakeIfSleeping() throws InterruptedException {
-        if (!sleeping) {
+        if (!time.wake()) {
             return;
         }
-        sleeping = false;
-        time.cancelWakeUp();
         Hold handedOver = attempt.noticeHold();
         if (handedOver != null) {
             finish(handedOver, null);
@@ -230,12 +218,7 @@ final class Acquisition extends StepMachine {
     @Override
     void restart() {
         endAttempt(false);
-        long pause = failures.takePause();
-        if (pause > 0) {
-            time.after(pause, () -> submit(this::newAttempt));
-        } else {
-            submit(this::newAttempt);
-        }
+        time.after(failures.takePause(), () -> submit(this::newAttempt));
     }
 
     /** The wait ran out: a call at the gate gives up; a sleeping one asks once more, by leaving the store's queue. */
@@ -270,21 +253,12 @@ final class Acquisition extends StepMachine {
         endAttempt(late || inFlight);
         gate.ended(hold != null);
         events.ended(() -> registry.settle(this, request, hold), hold, error);
-        if (hold != null) {
-            result.complete(hold);
-            return;
-        }
-        if (error != null) {
-            result.completeExceptionally(error);
-        } else {
-            result.complete(null);
-        }
+        complete(hold, error);
     }
 
     /** Ends the current attempt, cleaning up in the background if the caller's wait is over ({@code late}). */
     private void endAttempt(boolean late) {
-        sleeping = false;
-        time.cancelWakeUp();
+        time.wake();
         if (attempt != null) {
             if (waits) {
                 registry.waiters().remove(this);

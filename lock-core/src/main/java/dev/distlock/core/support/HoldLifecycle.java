@@ -53,7 +53,7 @@ final class HoldLifecycle {
 
     /** A new hold, made by {@code acquisition}: listeners hear of it before the watchdog can report it lost. */
     void start(Hold hold, Acquisition acquisition) {
-        hold.state.holds.add(hold);
+        hold.state.add(hold);
         if (listeners.any()) {
             listeners.acquired(new LockEvent(hold.name, hold.label, hold.fencingToken, acquisition.waited(), null));
         }
@@ -177,7 +177,7 @@ final class HoldLifecycle {
     /** After the release, whatever its outcome: the next local waiter may go, and the name's state lets go of it. */
     private void ended(Hold hold) {
         hold.giveBackGate();
-        hold.state.holds.remove(hold);
+        hold.state.remove(hold);
         names.release(hold.state, hold.name);
     }
 

@@ -12,7 +12,8 @@ final class NameGate {
 
     private static final CompletableFuture<Void> ENTERED = CompletableFuture.completedFuture(null);
 
-    private final ArrayDeque<CompletableFuture<Void>> queue = new ArrayDeque<>();
+    /** Made when the first call has to wait: most names never see two calls at once. */
+    private ArrayDeque<CompletableFuture<Void>> queue;
     private boolean taken;
     /** The registry closed: everybody may pass, to find it closed. */
     private boolean open;
@@ -24,6 +25,9 @@ final class NameGate {
             return ENTERED;
         }
         CompletableFuture<Void> entry = new CompletableFuture<>();
+        if (queue == null) {
+            queue = new ArrayDeque<>();
+        }
         queue.add(entry);
         return entry;
     }
@@ -34,14 +38,14 @@ final class NameGate {
      * @return true if it was still waiting; false if it was let in (its future completes, if it has not yet)
      */
     synchronized boolean withdraw(CompletableFuture<Void> entry) {
-        return queue.remove(entry);
+        return queue != null && queue.remove(entry);
     }
 
     /** Gives the gate to the next in line, or frees it. */
     void leave() {
         CompletableFuture<Void> next;
         synchronized (this) {
-            next = queue.poll();
+            next = queue != null ? queue.poll() : null;
             if (next == null) {
                 taken = false;
                 return;
@@ -55,8 +59,8 @@ final class NameGate {
         CompletableFuture<?>[] waiting;
         synchronized (this) {
             open = true;
-            waiting = queue.toArray(CompletableFuture<?>[]::new);
-            queue.clear();
+            waiting = queue != null ? queue.toArray(CompletableFuture<?>[]::new) : new CompletableFuture<?>[0];
+            queue = null;
         }
         for (CompletableFuture<?> entry : waiting) {
             entry.complete(null);

@@ -15,16 +15,27 @@ final class NameTable {
 
     /** The state of {@code name}, counted as used until {@link #release}d. */
     NameState retain(String name) {
-        return states.compute(name, (key, state) -> {
-            NameState retained = state != null ? state : new NameState();
-            retained.users++;
-            return retained;
-        });
+        while (true) {
+            NameState state = states.get(name);
+            if (state == null) {
+                NameState made = new NameState();
+                state = states.putIfAbsent(name, made);
+                if (state == null) {
+                    return made;
+                }
+            }
+            if (state.retain()) {
+                return state;
+            }
+            states.remove(name, state); // its last user let go just now: help drop it, then make a new one
+        }
     }
 
     /** One use of {@code state} ended; the last one drops it. */
     void release(NameState state, String name) {
-        states.computeIfPresent(name, (key, current) -> current == state && --current.users == 0 ? null : current);
+        if (state.release()) {
+            states.remove(name, state);
+        }
     }
 
     /** The hold of {@code name} owned by {@code thread} (it may have been lost), or {@code null}. */
@@ -36,7 +47,7 @@ final class NameTable {
     /** Every hold of this registry, lost ones whose owners have not released yet included. */
     List<Hold> holds() {
         List<Hold> holds = new ArrayList<>();
-        states.values().forEach(state -> holds.addAll(state.holds));
+        states.values().forEach(state -> state.addHoldsTo(holds));
         return holds;
     }
 

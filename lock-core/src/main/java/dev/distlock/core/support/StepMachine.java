@@ -15,6 +15,7 @@ import java.util.concurrent.Executor;
 abstract class StepMachine {
 
     private final Executor steps;
+    private final CompletableFuture<Hold> result = new CompletableFuture<>();
     // written by steps only
     private boolean finished;
     /** Whether a command was sent and its answer has not come yet. */
@@ -24,6 +25,25 @@ abstract class StepMachine {
 
     StepMachine(Executor steps) {
         this.steps = steps;
+    }
+
+    /** The outcome: the hold, {@code null} (out of time, or cancelled), or the error. */
+    final CompletableFuture<Hold> result() {
+        return result;
+    }
+
+    /** Whether the machine ended. */
+    public final boolean isDone() {
+        return result.isDone();
+    }
+
+    /** Completes the outcome, once {@link #finish} has settled it. */
+    final void complete(Hold hold, Throwable error) {
+        if (error != null) {
+            result.completeExceptionally(error);
+        } else {
+            result.complete(hold);
+        }
     }
 
     /** Start over after a {@link TryFailures.Restart}. */

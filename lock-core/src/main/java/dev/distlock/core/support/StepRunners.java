@@ -1,11 +1,8 @@
 package dev.distlock.core.support;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,7 +69,7 @@ final class StepRunners {
      */
     static final class CallerSteps implements Executor {
 
-        private final ArrayDeque<Runnable> steps = new ArrayDeque<>(4);
+        private final ArrayDeque<Runnable> steps = new ArrayDeque<>(2); // rarely more than one step at a time
         private final Executor pool;
         /** Made when the first step comes after the caller stopped waiting. */
         private Executor afterwards;
@@ -100,29 +97,35 @@ final class StepRunners {
         }
 
         /**
-         * Runs steps on this thread until {@code done} says the acquisition finished. An interrupt while no step
-         * runs goes to {@code onInterrupt} (which decides whether it ends the acquisition) and is then cleared.
+         * Runs steps on this thread until {@code call} is done. An interrupt while no step runs goes to the call
+         * (which decides whether it ends) and is then cleared.
          */
-        void await(Done done, Consumer<InterruptedException> onInterrupt) {
+        void await(Awaited call) {
             try {
-                while (!done.isDone()) {
+                while (!call.isDone()) {
                     Runnable step;
                     try {
                         step = next();
                     } catch (InterruptedException interrupt) {
-                        onInterrupt.accept(interrupt);
+                        call.interrupt(interrupt);
                         continue;
                     }
                     step.run();
                 }
             } finally {
-                List<Runnable> rest;
+                Runnable[] rest = null;
                 synchronized (this) {
                     left = true;
-                    rest = steps.isEmpty() ? List.of() : new ArrayList<>(steps);
-                    steps.clear();
+                    if (!steps.isEmpty()) {
+                        rest = steps.toArray(Runnable[]::new);
+                        steps.clear();
+                    }
                 }
-                rest.forEach(this::execute);
+                if (rest != null) {
+                    for (Runnable step : rest) {
+                        execute(step);
+                    }
+                }
             }
         }
 
@@ -139,11 +142,14 @@ final class StepRunners {
         }
     }
 
-    /** Whether the awaited work finished. */
-    @FunctionalInterface
-    interface Done {
+    /** A call whose steps its caller runs while it waits ({@link CallerSteps#await}). */
+    interface Awaited {
 
+        /** Whether the call finished. */
         boolean isDone();
+
+        /** The waiting thread was interrupted while no step ran. */
+        void interrupt(InterruptedException interrupt);
     }
 
     private static void runSafely(Runnable step) {

@@ -40,7 +40,8 @@ final class StoreCalls {
      * cannot double it. Other failures are rethrown as they are.
      */
     static <T> T retriedWhileRefused(LockStore store, Supplier<T> call) {
-        return uninterrupted(() -> {
+        boolean interrupted = Thread.interrupted(); // as uninterrupted(call) does, without a second lambda per call
+        try {
             for (int attempt = 1; ; attempt++) {
                 try {
                     return call.get();
@@ -51,7 +52,11 @@ final class StoreCalls {
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(refusedPauseMillis(attempt)));
                 }
             }
-        });
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** The pause before sending a refused command again for the {@code attempt + 1}th time. */

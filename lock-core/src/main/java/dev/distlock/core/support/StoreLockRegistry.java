@@ -64,7 +64,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         this.listeners = new Listeners(settings.listeners(), settings.listenerContext());
         AsyncLockStore own = store.async();
         this.sends = own != null ? own : AsyncLockStore.on(store, threads.calls());
-        this.callerSends = AsyncLockStore.on(store, Runnable::run);
+        this.callerSends = AsyncLockStore.onCallingThread(store);
         this.holds = new HoldLifecycle(store, sends, names, listeners, threads);
         this.leases = new HoldLeases(store, sends, holds);
         this.presence = new Presence(store, threads, tokens.instance(), settings.applicationName());
@@ -80,7 +80,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         List<HeldLock> held = new ArrayList<>();
         for (Hold hold : names.holds()) {
             if (hold.isHeld()) {
-                held.add(new HeldLock(hold.name, hold.label, hold.fencingToken, hold.acquiredAt,
+                held.add(new HeldLock(hold.name, hold.label, hold.fencingToken, hold.acquiredAt(),
                         leases.remainingLease(hold), hold.renewed));
             }
         }

@@ -31,18 +31,23 @@ final class TryFailures {
         this.reporter = reporter;
     }
 
-    boolean interruptible() {
-        return interruptible;
-    }
-
     /** Whether an interrupt was waited through (uninterruptible calls only). */
     boolean wasInterrupted() {
         return interrupted;
     }
 
-    /** An uninterruptible call's thread was interrupted: remembered for the caller. */
-    void interruptWaitedThrough() {
-        interrupted = true;
+    /**
+     * The caller's thread was interrupted while it waited: the error that ends an interruptible call, or
+     * {@code null} for an uninterruptible one, which remembers it for the caller.
+     */
+    InterruptedException waitInterrupted(InterruptedException interrupt) {
+        if (!interruptible) {
+            interrupted = true;
+            return null;
+        }
+        InterruptedException error = new InterruptedException("Interrupted while acquiring lock '" + name + "'");
+        error.initCause(interrupt);
+        return error;
     }
 
     /** Before a try on this thread: a pending interrupt ends an interruptible call, else it is remembered. */

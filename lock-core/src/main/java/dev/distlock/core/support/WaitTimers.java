@@ -19,6 +19,8 @@ final class WaitTimers {
     private final long waitNanos;
     private ScheduledFuture<?> deadline;
     private ScheduledFuture<?> wakeUp;
+    /** Whether the call sleeps: it waits for a notice, its poll or the store's listening. */
+    private boolean sleeping;
 
     /** @param waitNanos how long to wait; 0 for one try, {@link Long#MAX_VALUE} for no limit */
     WaitTimers(ScheduledExecutorService timer, long waitNanos) {
@@ -52,17 +54,22 @@ final class WaitTimers {
         }
     }
 
-    /** Submits {@code onWake} after {@code nanos}, in place of the wake-up planned before. */
-    void wakeAfter(long nanos, Runnable onWake) {
-        cancelWakeUp();
+    /** The call sleeps until {@link #wake}; {@code onWake} is submitted after {@code nanos} unless it woke before. */
+    void sleep(long nanos, Runnable onWake) {
+        wake();
+        sleeping = true;
         wakeUp = after(nanos, onWake);
     }
 
-    void cancelWakeUp() {
+    /** Ends the sleep, cancelling its wake-up: true if the call was sleeping. */
+    boolean wake() {
         if (wakeUp != null) {
             wakeUp.cancel(false);
             wakeUp = null;
         }
+        boolean slept = sleeping;
+        sleeping = false;
+        return slept;
     }
 
     void cancelDeadline() {

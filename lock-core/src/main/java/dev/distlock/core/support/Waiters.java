@@ -13,8 +13,21 @@ final class Waiters {
     private final Set<Acquisition> waiting = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
 
-    void add(Acquisition waiter) {
+    /**
+     * Counts {@code waiter}, then checks that {@code registry} is open: a close() from now on waits for the call to
+     * withdraw, and one before it is seen here (a close between the check and the count would end the pools under
+     * its try).
+     *
+     * @throws IllegalStateException if the registry is closed (the waiter is not counted then)
+     */
+    void admit(Acquisition waiter, StoreLockRegistry registry, String name) {
         waiting.add(waiter);
+        try {
+            registry.checkOpen(name);
+        } catch (IllegalStateException closed) {
+            remove(waiter);
+            throw closed;
+        }
     }
 
     void remove(Acquisition waiter) {

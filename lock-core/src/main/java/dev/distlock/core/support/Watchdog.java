@@ -5,6 +5,7 @@ import dev.distlock.core.spi.AsyncLockStore;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -47,10 +48,19 @@ final class Watchdog {
     /** Starts watching a new hold, or follows a lease that {@code extend} changed. */
     void watch(Hold hold) {
         try {
-            hold.planNextLook(delay -> timer.schedule(() -> look(hold), delay, TimeUnit.NANOSECONDS));
+            hold.planNextLook(this);
         } catch (RejectedExecutionException closed) {
             // the registry is closed: its holds expire with their leases
         }
+    }
+
+    /** Schedules the watchdog's look at {@code hold} after {@code delayNanos}. */
+    ScheduledFuture<?> lookAfter(Hold hold, long delayNanos) {
+        // a Callable, which the timer takes as it is (a Runnable would be wrapped in one more object)
+        return timer.schedule(() -> {
+            look(hold);
+            return null;
+        }, delayNanos, TimeUnit.NANOSECONDS);
     }
 
     /** Stops watching a hold that ended. */
