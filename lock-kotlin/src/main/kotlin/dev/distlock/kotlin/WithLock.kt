@@ -1,0 +1,110 @@
+@file:JvmName("CoroutineLocks")
+
+package dev.distlock.kotlin
+
+import dev.distlock.core.DetachedLock
+import dev.distlock.core.FencedLock
+import dev.distlock.core.Lease
+import dev.distlock.core.LockLostException
+import dev.distlock.core.LockRegistry
+import dev.distlock.core.LockTimeoutException
+import java.util.concurrent.CompletionException
+import kotlin.coroutines.cancellation.CancellationException
+import kotlin.time.Duration
+import kotlin.time.toJavaDuration
+import kotlin.time.toKotlinDuration
+import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.NonCancellable
+import kotlinx.coroutines.currentCoroutineContext
+import kotlinx.coroutines.future.await
+import kotlinx.coroutines.withContext
+
+/**
+ * Runs [block] holding this lock, and releases it when the block ends, fails or is cancelled.
+ *
+ * The lock is awaited without blocking a thread (the engine's non-blocking acquisition: thousands of coroutines
+ * waiting on one name cost no thread), in arrival order with the registry's other callers. The hold belongs to the
+ * coroutine, not to a thread, so the block may suspend and resume anywhere; child coroutines the block launches
+ * finish before the lock is released. Cancelling the caller while it waits withdraws it from the queue; a hold
+ * granted just as it was cancelled is released.
+ *
+ * Re-entrant by name within the coroutine: a `withLock` on a name the coroutine (or a parent) already holds runs
+ * at once under that hold, failing with [LockLostException] if the hold was lost meanwhile.
+ *
+ * @param wait how long to wait for the lock; [Duration.INFINITE] for no limit, [Duration.ZERO] for one try
+ * @param block the work, given the hold (its fencing token, [DetachedLock.extend], [DetachedLock.isHeld])
+ * @throws LockTimeoutException if the lock was not acquired within [wait]; the block did not run
+ * @throws LockLostException if the block ran but the lock was lost before it was released (after the block's own
+ *   failure, as a suppressed exception of it)
+ */
+suspend fun <T> FencedLock.withLock(wait: Duration, block: suspend CoroutineScope.(DetachedLock) -> T): T {
+    require(!wait.isNegative()) { "Lock '${name()}': the wait must not be negative, was $wait" }
+    val outer = currentCoroutineContext()[HeldLocks]
+    outer?.holdOf(name())?.let { held ->
+        if (!held.isHeld) {
+            throw LockLostException(name(), "it was lost before this nested withLock re-entered it")
+        }
+        return withContext(outer) { block(held) }
+    }
+    val hold = acquire(wait) ?: throw LockTimeoutException(name(), wait.toJavaDuration())
+    val result = try {
+        withContext(HeldLocks(outer, hold)) { block(hold) }
+    } catch (failure: Throwable) {
+        release(hold, failure)
+        throw failure
+    }
+    release(hold, null)
+    return result
+}
+
+/** [withLock] with a `java.time.Duration` wait. */
+suspend fun <T> FencedLock.withLock(wait: java.time.Duration, block: suspend CoroutineScope.(DetachedLock) -> T): T =
+    withLock(wait.toKotlinDuration(), block)
+
+/**
+ * Runs [block] holding the lock on [name] with [lease] (renewed by the registry's watchdog by default): the
+ * registry's lock, through [FencedLock.withLock].
+ *
+ * @throws dev.distlock.core.InvalidLockNameException if the name is empty, too long or not valid UTF-16
+ */
+suspend fun <T> LockRegistry.withLock(
+    name: String,
+    wait: Duration,
+    lease: Lease = Lease.renewed(),
+    block: suspend CoroutineScope.(DetachedLock) -> T,
+): T = obtain(name, lease).withLock(wait, block)
+
+/** [withLock] with a `java.time.Duration` wait. */
+suspend fun <T> LockRegistry.withLock(
+    name: String,
+    wait: java.time.Duration,
+    lease: Lease = Lease.renewed(),
+    block: suspend CoroutineScope.(DetachedLock) -> T,
+): T = obtain(name, lease).withLock(wait.toKotlinDuration(), block)
+
+/** The hold, or `null` once [wait] ran out; a hold that comes as the caller is cancelled is released. */
+private suspend fun FencedLock.acquire(wait: Duration): DetachedLock? {
+    val pending = (if (wait.isInfinite()) lockAsync() else tryLockAsync(wait.toJavaDuration())).toCompletableFuture()
+    try {
+        return pending.await() // a cancellation cancels the future: the engine withdraws the waiter
+    } catch (cancelled: CancellationException) {
+        // the future could not be cancelled if it had completed: that hold is nobody's now
+        if (pending.isDone && !pending.isCompletedExceptionally) {
+            pending.getNow(null)?.unlockAsync()
+        }
+        throw cancelled
+    }
+}
+
+/** Releases [hold] without being cancelled; a failure is thrown, or added to the block's own [failure]. */
+private suspend fun release(hold: DetachedLock, failure: Throwable?) {
+    try {
+        withContext(NonCancellable) { hold.unlockAsync().await() }
+    } catch (releaseFailure: Throwable) {
+        val cause = (releaseFailure as? CompletionException)?.cause ?: releaseFailure
+        if (failure == null) {
+            throw cause
+        }
+        failure.addSuppressed(cause)
+    }
+}
