@@ -89,9 +89,10 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
         store.next(Op.ACQUIRE, "job").runFirst(() -> { }); // the first try goes through: the name is held
         ScriptedCall hanging = store.next(Op.ACQUIRE, "job").holdBeforeRunning();
         long start = System.nanoTime();
-        Background<Boolean> trying = new Background<>("tryer", () -> lock.tryLock(Duration.ofMillis(300)));
+        // the wait leaves room for the first poll (due after 50 ms) on a loaded machine: 300 ms was once too little
+        Background<Boolean> trying = new Background<>("tryer", () -> lock.tryLock(Duration.ofMillis(1000)));
         hanging.awaitEntered();
-        awaitUntil(() -> System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(400)); // past the wait
+        awaitUntil(() -> System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(1100)); // past the wait
 
         hanging.proceed();
 
