@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedTransferQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -19,11 +21,25 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * Runs the lock's scripts without blocking a thread, on Lettuce's native asynchronous API over the connection
  * that a {@link LettuceConnectionFactory} shares between all its users (its default): by SHA, with the text sent
- * only when Redis answers {@code NOSCRIPT}, each call bounded by the factory's command timeout. Only made for
+ * only when Redis answers {@code NOSCRIPT}, each call bounded by the factory's command timeout. The factory hands
+ * its connection out only by blocking (it connects on first use, and again after a reset), so whenever no open
+ * connection is kept, it is asked for one on a thread of this class's own, never on the caller's. Only made for
  * such a factory ({@link #of}); a pooled Lettuce factory or Jedis has no shared connection to send on, and their
  * scripts run through {@link LockScripts.Script#run} on the caller's thread.
  */
 final class AsyncScripts {
+
+    /**
+     * Where the factory is asked for its connection: one daemon thread per factory (a factory that cannot connect
+     * holds up no other), made when needed and gone after a minute idle, so that nothing needs closing; its queue
+     * takes work without a lock, so a caller handing it over never parks.
+     */
+    private final ThreadPoolExecutor connecting = new ThreadPoolExecutor(0, 1, 1, TimeUnit.MINUTES,
+            new LinkedTransferQueue<>(), task -> {
+                Thread thread = new Thread(task, "distlock-connect");
+                thread.setDaemon(true);
+                return thread;
+            });
 
     private final LettuceConnectionFactory factory;
     private final long timeoutMillis;
@@ -54,12 +70,16 @@ final class AsyncScripts {
      * @param keyCount how many of {@code keysAndArgs} are keys (the rest are arguments)
      */
     <T> CompletionStage<T> run(LockScripts.Script script, int keyCount, byte[]... keysAndArgs) {
-        RedisClusterAsyncCommands<byte[], byte[]> commands;
-        try {
-            commands = sharedCommands();
-        } catch (RuntimeException notConnected) {
-            return CompletableFuture.failedFuture(notConnected);
+        RedisClusterAsyncCommands<byte[], byte[]> commands = shared;
+        if (commands != null && isOpen(commands)) {
+            return send(commands, script, keyCount, keysAndArgs);
         }
+        return CompletableFuture.supplyAsync(this::sharedCommands, connecting)
+                .thenCompose(connected -> send(connected, script, keyCount, keysAndArgs));
+    }
+
+    private <T> CompletionStage<T> send(RedisClusterAsyncCommands<byte[], byte[]> commands, LockScripts.Script script,
+            int keyCount, byte[]... keysAndArgs) {
         byte[][] keys = Arrays.copyOfRange(keysAndArgs, 0, keyCount);
         byte[][] args = Arrays.copyOfRange(keysAndArgs, keyCount, keysAndArgs.length);
         ScriptOutputType type = script.returnType() == ReturnType.MULTI ? ScriptOutputType.MULTI
@@ -86,7 +106,8 @@ final class AsyncScripts {
     /**
      * The async API of the factory's shared connection. Kept while it is open, so that a call costs no Spring Data
      * connection; asked of the factory again when it is not (reconnecting, or reset by the factory's owner), which
-     * hands back the connection Lettuce is reconnecting, or makes a new one if it was closed.
+     * hands back the connection Lettuce is reconnecting, or makes a new one if it was closed. May block: called on
+     * {@link #connecting} only.
      */
     private RedisClusterAsyncCommands<byte[], byte[]> sharedCommands() {
         RedisClusterAsyncCommands<byte[], byte[]> commands = shared;

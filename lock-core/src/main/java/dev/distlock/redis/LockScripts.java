@@ -33,6 +33,11 @@ final class LockScripts {
     private LockScripts() {
     }
 
+    /** Reads the scripts, if not done yet: the class's initialization does it. */
+    static void load() {
+        // nothing more: calling this initializes the class
+    }
+
     /** One script: its text, SHA-1 and reply type. */
     record Script(String name, byte[] text, String sha1, ReturnType returnType) {
 

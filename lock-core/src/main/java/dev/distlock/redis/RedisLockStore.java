@@ -34,6 +34,8 @@ final class RedisLockStore implements LockStore {
         this.inbox = inbox;
         this.acks = acks;
         this.acknowledged = new AcknowledgedWrites(redis, acks, arguments);
+        // the scripts are read from the jar now, not on the first lock's thread (which may be one that must not block)
+        LockScripts.load();
         AsyncScripts scripts = acks.enabled() ? null : AsyncScripts.of(redis);
         this.async = scripts != null ? new RedisAsyncLockStore(scripts, arguments, replies) : null;
     }

@@ -1,5 +1,6 @@
 package dev.distlock.core.spi;
 
+import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
@@ -21,7 +22,7 @@ public interface AsyncLockStore {
      * call the executor refuses fails with its {@link java.util.concurrent.RejectedExecutionException}.
      */
     static AsyncLockStore on(LockStore store, Executor executor) {
-        return new ExecutorAsyncStore(store, java.util.Objects.requireNonNull(executor, "executor"));
+        return new ExecutorAsyncStore(store, Objects.requireNonNull(executor, "executor"));
     }
 
     /**

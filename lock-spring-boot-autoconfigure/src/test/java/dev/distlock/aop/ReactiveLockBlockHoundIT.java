@@ -1,0 +1,188 @@
+package dev.distlock.aop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.annotation.DistributedLock;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.test.RedisServerExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import reactor.blockhound.BlockHound;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Annotated {@code Mono} methods on a real redis-server through Lettuce's shared connection (Spring Boot's default),
+ * with BlockHound watching every thread that must never block: Lettuce's event loops, Reactor's parallel threads,
+ * the registry's timer and its step threads (where non-blocking calls run and answers are handled). From the
+ * acquisition to the release, contended or not, nothing blocks there, the first connection to Redis included (made
+ * on a thread of its own). Only the registry's call threads may block (they serve stores whose client blocks), and
+ * none is used here.
+ *
+ * <p>BlockHound stays installed for the rest of the JVM, so this class runs in a JVM of its own (the failsafe
+ * execution {@code blockhound} of this module), with the JVM option BlockHound needs on Java 13 and later.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ReactiveLockBlockHoundIT {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    /** The blocking calls BlockHound saw on a watched thread, each with where it was made. */
+    private static final List<String> blocked = new CopyOnWriteArrayList<>();
+
+    private static AnnotationConfigApplicationContext context;
+
+    @BeforeAll
+    static void watchTheNonBlockingThreads() {
+        // with the integrations found on the class path (Reactor's marks its threads and allows its own queues)
+        BlockHound.install(builder -> builder
+                .nonBlockingThreadPredicate(current -> current.or(thread -> mustNotBlock(thread.getName())))
+                // an idle pool thread waiting for its next task blocks nobody
+                .allowBlockingCallsInside("java.util.concurrent.ThreadPoolExecutor", "getTask")
+                // Lettuce's brief lock around writing a command to the connection, taken by every caller of its
+                // asynchronous and reactive APIs alike
+                .allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters")
+                .blockingMethodCallback(method -> blocked.add(Thread.currentThread().getName() + " called " + method
+                        + " at\n" + where())));
+    }
+
+    @BeforeEach
+    void startTheApplication() {
+        if (context == null) {
+            context = new AnnotationConfigApplicationContext();
+            context.registerBean(RedisStandaloneConfiguration.class,
+                    () -> new RedisStandaloneConfiguration(redis.server().host(), redis.server().port()));
+            context.register(Application.class);
+            context.refresh();
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (context != null) {
+            context.close();
+        }
+    }
+
+    @Test
+    void twoHundredSubscriptionsOnOneNameWaitAndReleaseWithoutBlockingAWatchedThread() {
+        Counter counter = context.getBean(Counter.class);
+        List<Mono<Integer>> calls = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            calls.add(counter.increment("one"));
+        }
+
+        List<Integer> results = Flux.merge(Flux.fromIterable(calls), calls.size()).collectList()
+                .block(Duration.ofSeconds(100));
+
+        assertThat(results).hasSize(200);
+        assertThat(counter.value()).as("increments, each a read and a write apart").isEqualTo(200);
+        assertThat(counter.mostInside()).as("bodies at once").isEqualTo(1);
+        assertThat(blocked).as("blocking calls on threads that must not block").isEmpty();
+    }
+
+    @Test
+    void twoHundredSubscriptionsOnDistinctNamesLockWithoutBlockingAWatchedThread() {
+        Counter counter = context.getBean(Counter.class);
+        List<Mono<Integer>> calls = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            calls.add(counter.touch("name-" + i));
+        }
+
+        List<Integer> results = Flux.merge(Flux.fromIterable(calls), calls.size()).collectList()
+                .block(Duration.ofSeconds(100));
+
+        assertThat(results).hasSize(200);
+        assertThat(blocked).as("blocking calls on threads that must not block").isEmpty();
+    }
+
+    /** Lettuce's event loops, the registry's step threads and its timer (Reactor marks its own threads). */
+    private static boolean mustNotBlock(String thread) {
+        return thread.startsWith("lettuce-") && thread.contains("EventLoop") || thread.startsWith("distlock-async-")
+                || thread.equals("distlock-timer");
+    }
+
+    /** The blocking call's stack, without BlockHound's own frames. */
+    private static String where() {
+        return Arrays.stream(new Throwable().getStackTrace()).skip(2).limit(40)
+                .filter(frame -> !frame.getClassName().startsWith("reactor.blockhound"))
+                .map(frame -> "    " + frame).collect(Collectors.joining("\n"));
+    }
+
+    /** The work under the locks: a read, a millisecond timer, then the write. */
+    static class Counter {
+
+        private volatile int value;
+        private final AtomicInteger inside = new AtomicInteger();
+        private final AtomicInteger mostInside = new AtomicInteger();
+
+        public int value() {
+            return value;
+        }
+
+        public int mostInside() {
+            return mostInside.get();
+        }
+
+        @DistributedLock(name = "'counter:' + #name", timeout = "60s")
+        public Mono<Integer> increment(String name) {
+            return Mono.defer(() -> {
+                mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                int read = value;
+                return Mono.delay(Duration.ofMillis(1)).map(tick -> {
+                    value = read + 1;
+                    inside.decrementAndGet();
+                    return read + 1;
+                });
+            });
+        }
+
+        @DistributedLock(name = "'touch:' + #name", timeout = "60s")
+        public Mono<Integer> touch(String name) {
+            return Mono.delay(Duration.ofMillis(1)).map(tick -> name.length());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @Import(LockTestConfiguration.Advice.class)
+    static class Application {
+
+        @Bean(destroyMethod = "destroy")
+        LettuceConnectionFactory redisConnectionFactory(RedisStandaloneConfiguration address) {
+            LettuceConnectionFactory factory = new LettuceConnectionFactory(address);
+            factory.afterPropertiesSet();
+            factory.start();
+            return factory;
+        }
+
+        @Bean(destroyMethod = "close")
+        LockRegistry lockRegistry(LettuceConnectionFactory factory) {
+            return RedisLockRegistry.builder(factory).build();
+        }
+
+        @Bean
+        Counter counter() {
+            return new Counter();
+        }
+    }
+}
