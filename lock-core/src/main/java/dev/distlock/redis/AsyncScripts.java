@@ -42,14 +42,24 @@ final class AsyncScripts {
             });
 
     private final LettuceConnectionFactory factory;
+    /**
+     * How long a call may take before it fails here; 0 when Lettuce times its commands out itself (Spring Data's
+     * default), which costs no timer task per call (a task whose cancelling takes the JDK timer's lock).
+     */
     private final long timeoutMillis;
+    /** The ask for a connection under way, which every call that needs one meanwhile waits for; guarded by this. */
+    private CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> asking;
     /** The shared connection's async API, kept between calls; fetched again once it is no longer open. */
     private volatile RedisClusterAsyncCommands<byte[], byte[]> shared;
 
     private AsyncScripts(LettuceConnectionFactory factory) {
         this.factory = factory;
         Duration timeout = factory.getClientConfiguration().getCommandTimeout();
-        this.timeoutMillis = timeout != null && !timeout.isZero() && !timeout.isNegative() ? timeout.toMillis()
+        // without client options of the factory's, Lettuce's own apply: commands time out
+        boolean lettuceTimesOut = factory.getClientConfiguration().getClientOptions()
+                .map(options -> options.getTimeoutOptions().isTimeoutCommands()).orElse(true);
+        this.timeoutMillis = lettuceTimesOut ? 0
+                : timeout != null && !timeout.isZero() && !timeout.isNegative() ? timeout.toMillis()
                 : TimeUnit.MINUTES.toMillis(1);
     }
 
@@ -74,8 +84,18 @@ final class AsyncScripts {
         if (commands != null && isOpen(commands)) {
             return send(commands, script, keyCount, keysAndArgs);
         }
-        return CompletableFuture.supplyAsync(this::sharedCommands, connecting)
-                .thenCompose(connected -> send(connected, script, keyCount, keysAndArgs));
+        return connection().thenCompose(connected -> send(connected, script, keyCount, keysAndArgs));
+    }
+
+    /**
+     * The factory's connection, asked for on {@link #connecting}: one ask at a time, shared by the calls that come
+     * meanwhile, so that calls during an outage do not queue one connection attempt each.
+     */
+    private synchronized CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> connection() {
+        if (asking == null || asking.isDone()) {
+            asking = CompletableFuture.supplyAsync(this::sharedCommands, connecting);
+        }
+        return asking;
     }
 
     private <T> CompletionStage<T> send(RedisClusterAsyncCommands<byte[], byte[]> commands, LockScripts.Script script,
@@ -100,7 +120,7 @@ final class AsyncScripts {
                 reply.completeExceptionally(failure);
             }
         });
-        return reply.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
+        return timeoutMillis > 0 ? reply.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS) : reply;
     }
 
     /**
