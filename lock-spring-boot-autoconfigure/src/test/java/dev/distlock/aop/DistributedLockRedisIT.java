@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.test.RedisServer;
 import dev.distlock.test.RedisServerExtension;
 import java.time.Duration;
@@ -129,21 +128,8 @@ class DistributedLockRedisIT {
 
     /** One "process": its own connection factory, registry and proxies. */
     @Configuration(proxyBeanMethods = false)
-    @Import(LockTestConfiguration.Advice.class)
+    @Import(RedisLockProcess.class)
     static class Process {
-
-        @Bean(destroyMethod = "destroy")
-        LettuceConnectionFactory redisConnectionFactory(RedisStandaloneConfiguration address) {
-            LettuceConnectionFactory factory = new LettuceConnectionFactory(address);
-            factory.afterPropertiesSet();
-            factory.start();
-            return factory;
-        }
-
-        @Bean(destroyMethod = "close")
-        RedisLockRegistry lockRegistry(LettuceConnectionFactory redisConnectionFactory) {
-            return RedisLockRegistry.builder(redisConnectionFactory).build();
-        }
 
         @Bean
         StringRedisTemplate stringRedisTemplate(LettuceConnectionFactory redisConnectionFactory) {

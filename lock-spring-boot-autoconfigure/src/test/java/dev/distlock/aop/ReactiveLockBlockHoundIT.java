@@ -3,8 +3,6 @@ package dev.distlock.aop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.annotation.DistributedLock;
-import dev.distlock.core.LockRegistry;
-import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.test.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +23,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import reactor.blockhound.BlockHound;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -164,21 +161,8 @@ class ReactiveLockBlockHoundIT {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @Import(LockTestConfiguration.Advice.class)
+    @Import(RedisLockProcess.class)
     static class Application {
-
-        @Bean(destroyMethod = "destroy")
-        LettuceConnectionFactory redisConnectionFactory(RedisStandaloneConfiguration address) {
-            LettuceConnectionFactory factory = new LettuceConnectionFactory(address);
-            factory.afterPropertiesSet();
-            factory.start();
-            return factory;
-        }
-
-        @Bean(destroyMethod = "close")
-        LockRegistry lockRegistry(LettuceConnectionFactory factory) {
-            return RedisLockRegistry.builder(factory).build();
-        }
 
         @Bean
         Counter counter() {
