@@ -20,8 +20,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * Runs the lock's scripts without blocking a thread, on Lettuce's native asynchronous API over the connection
- * that a {@link LettuceConnectionFactory} shares between all its users (its default): by SHA, with the text sent
- * only when Redis answers {@code NOSCRIPT}, each call bounded by the factory's command timeout. The factory hands
+ * that a {@link LettuceConnectionFactory} shares between all its users (its default): as functions of
+ * {@link LockScripts#LIBRARY} ({@code FCALL}) on a standalone or Sentinel-managed Redis 7 or Valkey, else by SHA
+ * ({@code EVALSHA}, on Redis 6 and on a cluster), with the text sent only when Redis answers {@code NOSCRIPT}; each
+ * call bounded by the factory's command timeout. The factory hands
  * its connection out only by blocking (it connects on first use, and again after a reset), so whenever no open
  * connection is kept, it is asked for one on a thread of this class's own, never on the caller's. Only made for
  * such a factory ({@link #of}); a pooled Lettuce factory or Jedis has no shared connection to send on, and their
@@ -49,6 +51,8 @@ final class AsyncScripts {
     private final long timeoutMillis;
     /** The ask for a connection under way, which every call that needs one meanwhile waits for; guarded by this. */
     private CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> asking;
+    /** Whether the server takes the function library; learnt from the first calls. */
+    private final LibraryCalls functions = new LibraryCalls();
     /** The shared connection's async API, kept between calls; fetched again once it is no longer open. */
     private volatile RedisClusterAsyncCommands<byte[], byte[]> shared;
 
@@ -77,14 +81,14 @@ final class AsyncScripts {
      * Sends {@code script}; the stage completes with its reply (a {@code List} for multi-bulk replies, a
      * {@code Long} for integers) or with what Redis or the client reported.
      *
-     * @param keyCount how many of {@code keysAndArgs} are keys (the rest are arguments)
+     * @param keyAndArgs the script's key, then its arguments
      */
-    <T> CompletionStage<T> run(LockScripts.Script script, int keyCount, byte[]... keysAndArgs) {
+    <T> CompletionStage<T> run(LockScripts.Script script, byte[]... keyAndArgs) {
         RedisClusterAsyncCommands<byte[], byte[]> commands = shared;
         if (commands != null && isOpen(commands)) {
-            return send(commands, script, keyCount, keysAndArgs);
+            return send(commands, script, keyAndArgs);
         }
-        return connection().thenCompose(connected -> send(connected, script, keyCount, keysAndArgs));
+        return connection().thenCompose(connected -> send(connected, script, keyAndArgs));
     }
 
     /**
@@ -99,28 +103,71 @@ final class AsyncScripts {
     }
 
     private <T> CompletionStage<T> send(RedisClusterAsyncCommands<byte[], byte[]> commands, LockScripts.Script script,
-            int keyCount, byte[]... keysAndArgs) {
-        byte[][] keys = Arrays.copyOfRange(keysAndArgs, 0, keyCount);
-        byte[][] args = Arrays.copyOfRange(keysAndArgs, keyCount, keysAndArgs.length);
+            byte[]... keyAndArgs) {
+        byte[][] keys = {keyAndArgs[0]};
+        byte[][] args = Arrays.copyOfRange(keyAndArgs, 1, keyAndArgs.length);
         ScriptOutputType type = script.returnType() == ReturnType.MULTI ? ScriptOutputType.MULTI
                 : ScriptOutputType.INTEGER;
         CompletableFuture<T> reply = new CompletableFuture<>();
-        commands.<T>evalsha(script.sha1(), type, keys, args).whenComplete((value, failure) -> {
-            if (failure == null) {
-                reply.complete(value);
-            } else if (LockScripts.isNoScript(failure)) {
-                commands.<T>eval(script.text(), type, keys, args).whenComplete((retried, error) -> {
-                    if (error == null) {
-                        reply.complete(retried);
+        Call<T> call = new Call<>(script, type, keys, args, reply);
+        if (functions.usable(script) && commands instanceof RedisAsyncCommands<byte[], byte[]> server) {
+            byFunction(server, call, true);
+        } else {
+            byScript(commands, call);
+        }
+        return timeoutMillis > 0 ? reply.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS) : reply;
+    }
+
+    /**
+     * {@code FCALL}; the library is loaded when the server does not have it (yet, or any more: a restart without
+     * persistence), and a server without functions (Redis 6) or a user not allowed them gets {@code EVALSHA}.
+     */
+    private <T> void byFunction(RedisAsyncCommands<byte[], byte[]> commands, Call<T> call, boolean mayLoad) {
+        commands.<T>fcall(LockScripts.LIBRARY.function(call.script), call.type, call.keys, call.args)
+                .whenComplete((value, failure) -> {
+                    if (failure == null) {
+                        call.reply.complete(value);
+                    } else if (mayLoad && LibraryCalls.isMissing(failure)) {
+                        commands.functionLoad(LockScripts.LIBRARY.code()).whenComplete((name, loadFailure) -> {
+                            if (loadFailure == null || LibraryCalls.isLoaded(loadFailure)) {
+                                byFunction(commands, call, false);
+                            } else if (functions.refusedBy(loadFailure)) {
+                                byScript(commands, call);
+                            } else {
+                                call.reply.completeExceptionally(loadFailure);
+                            }
+                        });
+                    } else if (functions.refusedBy(failure)) {
+                        byScript(commands, call);
                     } else {
-                        reply.completeExceptionally(error);
+                        call.reply.completeExceptionally(failure);
+                    }
+                });
+    }
+
+    /** {@code EVALSHA}, and the script's text after {@code NOSCRIPT}. */
+    private <T> void byScript(RedisClusterAsyncCommands<byte[], byte[]> commands, Call<T> call) {
+        LockScripts.Script script = call.script;
+        commands.<T>evalsha(script.sha1(), call.type, call.keys, call.args).whenComplete((value, failure) -> {
+            if (failure == null) {
+                call.reply.complete(value);
+            } else if (LockScripts.isNoScript(failure)) {
+                commands.<T>eval(script.text(), call.type, call.keys, call.args).whenComplete((retried, error) -> {
+                    if (error == null) {
+                        call.reply.complete(retried);
+                    } else {
+                        call.reply.completeExceptionally(error);
                     }
                 });
             } else {
-                reply.completeExceptionally(failure);
+                call.reply.completeExceptionally(failure);
             }
         });
-        return timeoutMillis > 0 ? reply.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS) : reply;
+    }
+
+    /** One call of a script: what is sent, and where its reply goes. */
+    private record Call<T>(LockScripts.Script script, ScriptOutputType type, byte[][] keys, byte[][] args,
+            CompletableFuture<T> reply) {
     }
 
     /**

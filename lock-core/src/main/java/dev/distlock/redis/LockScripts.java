@@ -13,22 +13,33 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The Lua scripts, read once from the {@code .lua} resources beside this class, each preceded by the
- * functions they share ({@code common.lua}), and how they run: by SHA ({@code EVALSHA}), with the text
- * sent only when Redis answers {@code NOSCRIPT}. Scripts run straight on a connection of the factory,
+ * functions they share ({@code common.lua}), and how they run on a Spring Data connection: by SHA
+ * ({@code EVALSHA}), with the text sent only when Redis answers {@code NOSCRIPT}. The hot path's operations also
+ * form a function library ({@link #LIBRARY}), which {@link AsyncScripts} calls where the server has functions. Scripts run straight on a connection of the factory,
  * without {@code RedisTemplate}'s per-call proxy and serializers: they are the lock's hot path.
  */
 final class LockScripts {
 
-    static final Script ACQUIRE = load("acquire.lua", ReturnType.MULTI);
-    static final Script LEAVE = load("leave.lua", ReturnType.MULTI);
-    static final Script RELEASE = load("release.lua", ReturnType.MULTI);
-    static final Script ABANDON = load("abandon.lua", ReturnType.MULTI);
-    static final Script EXTEND = load("extend.lua", ReturnType.INTEGER);
-    static final Script REMAINING = load("remaining.lua", ReturnType.INTEGER);
-    static final Script RAISE = load("raise.lua", ReturnType.INTEGER);
-    static final Script INSPECT = load("inspect.lua", ReturnType.MULTI);
-    static final Script ANNOUNCE = load("announce.lua", ReturnType.INTEGER);
-    static final Script ANNOUNCEMENT = load("announcement.lua", ReturnType.MULTI);
+    static final Script ACQUIRE = load("acquire.lua", "acquire", ReturnType.MULTI);
+    static final Script LEAVE = load("leave.lua", "leave", ReturnType.MULTI);
+    static final Script RELEASE = load("release.lua", "release_lock", ReturnType.MULTI);
+    static final Script ABANDON = load("abandon.lua", "abandon", ReturnType.MULTI);
+    static final Script EXTEND = load("extend.lua", "extend", ReturnType.INTEGER);
+    static final Script REMAINING = load("remaining.lua", "remaining", ReturnType.INTEGER);
+    static final Script RAISE = load("raise.lua", "raise", ReturnType.INTEGER);
+    static final Script INSPECT = load("inspect.lua", "inspect", ReturnType.MULTI);
+    static final Script HELD = load("held.lua", "held", ReturnType.INTEGER);
+    static final Script ANNOUNCE = load("announce.lua", "announce", ReturnType.INTEGER);
+    static final Script ANNOUNCEMENT = load("announcement.lua", "announcement", ReturnType.MULTI);
+
+    /**
+     * The operations of the hot path as one Redis function library, for {@code FCALL} on Redis 7 and Valkey: loaded
+     * once per server, it spares each call the shared functions' definitions that every {@code EVALSHA} runs again.
+     * Releases, renewals and leaving the queue may run when Redis is out of memory ({@code allow-oom}): they free
+     * memory or keep a hold, as their scripts did.
+     */
+    static final FunctionLibrary LIBRARY = FunctionLibrary.of(read("common.lua"), List.of(ACQUIRE),
+            List.of(RELEASE, ABANDON, LEAVE, EXTEND), List.of(REMAINING));
 
     private LockScripts() {
     }
@@ -38,31 +49,35 @@ final class LockScripts {
         // nothing more: calling this initializes the class
     }
 
-    /** One script: its text, SHA-1 and reply type. */
-    record Script(String name, byte[] text, String sha1, ReturnType returnType) {
+    /**
+     * One script: the Lua function {@code function} defined in {@code file}, run by {@code EVALSHA} as {@code text}
+     * (the shared functions, the file, and a call of the function), or by {@code FCALL} from {@link #LIBRARY}. Every
+     * script takes one key, the first of the keys and arguments it is given.
+     */
+    record Script(String file, String function, String body, byte[] text, String sha1, ReturnType returnType) {
 
         /**
          * Runs the script on a connection of {@code factory}.
          *
-         * @param keyCount how many of {@code keysAndArgs} are keys (the rest are arguments)
+         * @param keyAndArgs the key, then the arguments
          * @return a {@code List} of {@code Long} for multi-bulk replies, a {@code Long} for integer replies
          */
-        <T> T run(RedisConnectionFactory factory, int keyCount, byte[]... keysAndArgs) {
+        <T> T run(RedisConnectionFactory factory, byte[]... keyAndArgs) {
             try (RedisConnection connection = factory.getConnection()) {
-                return run(connection, keyCount, keysAndArgs);
+                return run(connection, keyAndArgs);
             }
         }
 
-        /** Runs the script on {@code connection}; see {@link #run(RedisConnectionFactory, int, byte[]...)}. */
+    /** Runs the script on {@code connection}; see {@link #run(RedisConnectionFactory, byte[]...)}. */
         @SuppressWarnings("unchecked")
-        <T> T run(RedisConnection connection, int keyCount, byte[]... keysAndArgs) {
+        <T> T run(RedisConnection connection, byte[]... keyAndArgs) {
             try {
-                return (T) connection.scriptingCommands().evalSha(sha1, returnType, keyCount, keysAndArgs);
+                return (T) connection.scriptingCommands().evalSha(sha1, returnType, 1, keyAndArgs);
             } catch (RuntimeException ex) {
                 if (!isNoScript(ex)) {
                     throw ex;
                 }
-                return (T) connection.scriptingCommands().eval(text, returnType, keyCount, keysAndArgs);
+                return (T) connection.scriptingCommands().eval(text, returnType, 1, keyAndArgs);
             }
         }
 
@@ -74,17 +89,17 @@ final class LockScripts {
          * @return the script's reply and how many replicas acknowledged the writes so far
          */
         @SuppressWarnings("unchecked")
-        <T> Acknowledged<T> runAndWait(RedisConnection connection, int replicas, long timeoutMillis, int keyCount,
-                byte[]... keysAndArgs) {
+        <T> Acknowledged<T> runAndWait(RedisConnection connection, int replicas, long timeoutMillis,
+                byte[]... keyAndArgs) {
             byte[] wantedReplicas = Integer.toString(replicas).getBytes(StandardCharsets.UTF_8);
             byte[] timeout = Long.toString(timeoutMillis).getBytes(StandardCharsets.UTF_8);
             boolean byText = false;
             while (true) {
                 connection.openPipeline();
                 if (byText) {
-                    connection.scriptingCommands().eval(text, returnType, keyCount, keysAndArgs);
+                    connection.scriptingCommands().eval(text, returnType, 1, keyAndArgs);
                 } else {
-                    connection.scriptingCommands().evalSha(sha1, returnType, keyCount, keysAndArgs);
+                    connection.scriptingCommands().evalSha(sha1, returnType, 1, keyAndArgs);
                 }
                 WaitCommand.send(connection, wantedReplicas, timeout);
                 try {
@@ -120,13 +135,15 @@ final class LockScripts {
     record Acknowledged<T>(T reply, int replicas) {
     }
 
-    /** The script in {@code file}, preceded by the functions of {@code common.lua}. */
-    private static Script load(String file, ReturnType returnType) {
-        String text = read("common.lua") + read(file);
-        return new Script(file, text.getBytes(StandardCharsets.UTF_8), RedisScript.of(text).getSha1(), returnType);
+    /** The function {@code function} of {@code file}, preceded by the functions of {@code common.lua}. */
+    private static Script load(String file, String function, ReturnType returnType) {
+        String body = read(file);
+        String text = read("common.lua") + body + "\nreturn " + function + "(KEYS, ARGV)\n";
+        return new Script(file, function, body, text.getBytes(StandardCharsets.UTF_8), RedisScript.of(text).getSha1(),
+                returnType);
     }
 
-    private static String read(String file) {
+    static String read(String file) {
         try (InputStream in = LockScripts.class.getResourceAsStream(file)) {
             if (in == null) {
                 throw new IllegalStateException("Lua script " + file + " is missing from the classpath");

@@ -25,26 +25,26 @@ final class RedisAsyncLockStore implements AsyncLockStore {
     @Override
     public CompletionStage<AcquireResult> tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
-        return scripts.<List<?>>run(LockScripts.ACQUIRE, 4,
+        return scripts.<List<?>>run(LockScripts.ACQUIRE,
                 arguments.acquire(name, token, leaseMillis, queue, waiterTimeoutMillis))
                 .thenApply(ScriptReplies::acquireResult);
     }
 
     @Override
     public CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
-        return scripts.<List<?>>run(LockScripts.LEAVE, 4, arguments.leave(name, token, leaseMillis))
+        return scripts.<List<?>>run(LockScripts.LEAVE, arguments.leave(name, token, leaseMillis))
                 .thenApply(ScriptReplies::acquireResult);
     }
 
     @Override
     public CompletionStage<Boolean> release(String name, String token) {
-        return scripts.<List<?>>run(LockScripts.RELEASE, 5, arguments.release(name, token))
+        return scripts.<List<?>>run(LockScripts.RELEASE, arguments.release(name, token))
                 .thenApply(replies::released);
     }
 
     @Override
     public CompletionStage<Void> abandon(String name, String token) {
-        return scripts.<List<?>>run(LockScripts.ABANDON, 5, arguments.release(name, token))
+        return scripts.<List<?>>run(LockScripts.ABANDON, arguments.release(name, token))
                 .thenAccept(replies::released);
     }
 
@@ -60,11 +60,11 @@ final class RedisAsyncLockStore implements AsyncLockStore {
 
     @Override
     public CompletionStage<Long> remainingLeaseMillis(String name, String token) {
-        return scripts.<Long>run(LockScripts.REMAINING, 1, arguments.remaining(name, token))
+        return scripts.<Long>run(LockScripts.REMAINING, arguments.remaining(name, token))
                 .thenApply(ScriptReplies::leaseLeft);
     }
 
-    private CompletionStage<Boolean> setLease(byte[][] keysAndArgs) {
-        return scripts.<Long>run(LockScripts.EXTEND, 1, keysAndArgs).thenApply(reply -> reply == 1L);
+    private CompletionStage<Boolean> setLease(byte[][] keyAndArgs) {
+        return scripts.<Long>run(LockScripts.EXTEND, keyAndArgs).thenApply(reply -> reply == 1L);
     }
 }

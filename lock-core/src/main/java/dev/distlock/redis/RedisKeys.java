@@ -4,7 +4,8 @@ import dev.distlock.core.support.LockNames;
 
 /**
  * Maps lock names to Redis keys. Every key of one lock shares the hash tag {@code {name}}, so all of them
- * live in one Redis Cluster slot. Inside the tag, {@code %} and {@code }} are percent-encoded: a name may
+ * live in one Redis Cluster slot: the lock's own, and its queue's, which the scripts name after it
+ * ({@code common.lua}). Inside the tag, {@code %} and {@code }} are percent-encoded: a name may
  * contain any character and the tag still ends where it should and never comes out empty.
  */
 final class RedisKeys {
@@ -35,7 +36,7 @@ final class RedisKeys {
         return null;
     }
 
-    /** The key whose value is the owner token. */
+    /** The key of the lock: its owner token, fencing token and last releases (see {@code common.lua}). */
     String lock(String name) {
         StringBuilder key = new StringBuilder(prefix.length() + name.length() + 2).append(prefix).append('{');
         for (int i = 0; i < name.length(); i++) {
@@ -47,29 +48,6 @@ final class RedisKeys {
             }
         }
         return key.append('}').toString();
-    }
-
-    /** The key holding the last fencing token. */
-    String fence(String lockKey) {
-        return lockKey + ":fence";
-    }
-
-    /** The list of waiter tokens, first come first served, that releases hand the lock to. */
-    String queue(String lockKey) {
-        return lockKey + ":queue";
-    }
-
-    /** The hash of the queued waiters' entries: deadline, lease, timeout and channel per token. */
-    String waiters(String lockKey) {
-        return lockKey + ":waiters";
-    }
-
-    /**
-     * The last released value of the lock, kept as long as its lease would have run: how a release that the
-     * client sends again after a reconnect recognises its first run.
-     */
-    String released(String lockKey) {
-        return lockKey + ":released";
     }
 
     /** Where registry {@code instance} announces who it is (application, host, pid, start). */

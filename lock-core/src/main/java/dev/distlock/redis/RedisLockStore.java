@@ -7,10 +7,14 @@ import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.StoreFailure;
 import java.util.Map;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
-/** The lock's atomic operations as Lua scripts on one Redis (standalone, Sentinel or one cluster slot). */
+/**
+ * The lock's atomic operations as Lua scripts on one Redis (standalone, Sentinel or one cluster slot). On a Lettuce
+ * factory that shares its connection, the operations of a hold's life run on Lettuce's own asynchronous API also for
+ * a blocking caller, who waits for the reply: no Spring Data connection is made per call. Elsewhere, and for an
+ * operator's reads, they run on a Spring Data connection.
+ */
 final class RedisLockStore implements LockStore {
 
     private final RedisConnectionFactory redis;
@@ -43,6 +47,9 @@ final class RedisLockStore implements LockStore {
     @Override
     public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
+        if (async != null) {
+            return NativeCalls.awaited(async.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
+        }
         return acquired(LockScripts.ACQUIRE, name, token,
                 arguments.acquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
     }
@@ -59,25 +66,35 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
+        if (async != null) {
+            return NativeCalls.awaited(async.leaveQueue(name, token, leaseMillis));
+        }
         return acquired(LockScripts.LEAVE, name, token, arguments.leave(name, token, leaseMillis));
     }
 
     /** Runs an acquiring script; with replica acknowledgement on, see {@link AcknowledgedWrites#acquire}. */
-    private AcquireResult acquired(LockScripts.Script script, String name, String token, byte[][] keysAndArgs) {
+    private AcquireResult acquired(LockScripts.Script script, String name, String token, byte[][] keyAndArgs) {
         if (!acks.enabled()) {
-            return ScriptReplies.acquireResult(script.run(redis, 4, keysAndArgs));
+            return ScriptReplies.acquireResult(script.run(redis, keyAndArgs));
         }
-        return acknowledged.acquire(script, name, token, keysAndArgs);
+        return acknowledged.acquire(script, name, token, keyAndArgs);
     }
 
     @Override
     public boolean release(String name, String token) {
-        return replies.released(LockScripts.RELEASE.run(redis, 5, arguments.release(name, token)));
+        if (async != null) {
+            return NativeCalls.awaited(async.release(name, token));
+        }
+        return replies.released(LockScripts.RELEASE.run(redis, arguments.release(name, token)));
     }
 
     @Override
     public void abandon(String name, String token) {
-        replies.released(LockScripts.ABANDON.run(redis, 5, arguments.release(name, token)));
+        if (async != null) {
+            NativeCalls.awaited(async.abandon(name, token));
+            return;
+        }
+        replies.released(LockScripts.ABANDON.run(redis, arguments.release(name, token)));
     }
 
     @Override
@@ -91,43 +108,48 @@ final class RedisLockStore implements LockStore {
     }
 
     private boolean setLease(String name, String token, long leaseMillis, boolean onlyLonger) {
-        byte[][] keysAndArgs = arguments.lease(name, token, leaseMillis, onlyLonger);
-        if (!acks.enabled()) {
-            return LockScripts.EXTEND.<Long>run(redis, 1, keysAndArgs) == 1L;
+        if (async != null) {
+            return NativeCalls.awaited(onlyLonger ? async.renew(name, token, leaseMillis)
+                    : async.extend(name, token, leaseMillis));
         }
-        return acknowledged.setLease(name, keysAndArgs);
+        byte[][] keyAndArgs = arguments.lease(name, token, leaseMillis, onlyLonger);
+        if (!acks.enabled()) {
+            return LockScripts.EXTEND.<Long>run(redis, keyAndArgs) == 1L;
+        }
+        return acknowledged.setLease(name, keyAndArgs);
     }
 
     @Override
     public boolean raiseFence(String name, String token, long fencingToken) {
-        return LockScripts.RAISE.<Long>run(redis, 2, arguments.raise(name, token, fencingToken)) == 1L;
+        return LockScripts.RAISE.<Long>run(redis, arguments.raise(name, token, fencingToken)) == 1L;
     }
 
     @Override
     public long remainingLeaseMillis(String name, String token) {
-        return ScriptReplies.leaseLeft(LockScripts.REMAINING.<Long>run(redis, 1, arguments.remaining(name, token)));
+        if (async != null) {
+            return NativeCalls.awaited(async.remainingLeaseMillis(name, token));
+        }
+        return ScriptReplies.leaseLeft(LockScripts.REMAINING.<Long>run(redis, arguments.remaining(name, token)));
     }
 
     @Override
     public boolean isLocked(String name) {
-        try (RedisConnection connection = redis.getConnection()) {
-            return Boolean.TRUE.equals(connection.keyCommands().exists(arguments.lock(name)));
-        }
+        return LockScripts.HELD.<Long>run(redis, arguments.lock(name)) == 1L;
     }
 
     @Override
     public LockSnapshot inspect(String name) {
-        return ScriptReplies.snapshot(LockScripts.INSPECT.run(redis, 4, arguments.inspect(name)));
+        return ScriptReplies.snapshot(LockScripts.INSPECT.run(redis, arguments.lock(name)));
     }
 
     @Override
     public void announce(String instance, Map<String, String> description, long ttlMillis) {
-        LockScripts.ANNOUNCE.run(redis, 1, arguments.announce(instance, description, ttlMillis));
+        LockScripts.ANNOUNCE.run(redis, arguments.announce(instance, description, ttlMillis));
     }
 
     @Override
     public Map<String, String> announcement(String instance) {
-        return ScriptReplies.fields(LockScripts.ANNOUNCEMENT.run(redis, 1, arguments.announcement(instance)));
+        return ScriptReplies.fields(LockScripts.ANNOUNCEMENT.run(redis, arguments.announcement(instance)));
     }
 
     /** Which failures are refused, in doubt or permanent: see {@link RedisFailures#classify}. */

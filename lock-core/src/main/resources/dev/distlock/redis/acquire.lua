@@ -1,79 +1,78 @@
--- Takes the lock if it is free and no live waiter is queued before the caller, or finds that it was handed
--- to the caller (or taken by an earlier run of this very try) and extends it to the caller's lease;
--- otherwise, if asked, queues the caller or moves its entry's deadline.
--- KEYS: the lock, fence, queue and waiters keys (see common.lua)
+-- Takes the lock if it is free and no live waiter is queued before the caller, or finds that it was handed to the
+-- caller (or taken by an earlier run of this very try) and extends it to the caller's lease; otherwise, if asked,
+-- queues the caller or moves its entry's deadline.
+-- KEYS[1] the lock (see common.lua)
 -- ARGV[1] the owner token of this acquisition
 -- ARGV[2] the lease in milliseconds
--- ARGV[3] how long the fence lives after its last use, in milliseconds
--- ARGV[4] '1' to queue the caller if the lock is busy, '0' not to
--- ARGV[5] the caller's waiter timeout in milliseconds: its entry lives this long after this try, and a
---         hand-off to it has this claim lease
--- ARGV[6] the channel where the caller's process hears of hand-offs
--- Returns {1, fencing token, server ms} when the caller holds the lock, else {0, the holder's remaining
--- lease in ms (-1: no expiry), server ms}.
+-- ARGV[3] (only to queue the caller if the lock is busy) the caller's waiter timeout in milliseconds: its entry
+--         lives this long after this try, and a hand-off to it has this claim lease
+-- ARGV[4] (with ARGV[3]) the channel where the caller's process hears of hand-offs
+-- Returns {1, fencing token, server ms} when the caller holds the lock, else {0, the holder's remaining lease in
+-- ms (-1: no expiry), server ms}.
 --
--- Uncontended on Redis 7 this runs TIME, SET NX GET and SET GET of the fence: with the release's GET, RENAME and
--- PEXPIRE LT of its trace, eight commands per lock and unlock, counting the two EVALSHA.
-local token, lease, retention = ARGV[1], ARGV[2], ARGV[3]
-local now_ms, now_us = clock()
-
-local held
-if MODERN then
-  held = redis.pcall('SET', KEYS[1], token, 'NX', 'PX', lease, 'GET')
-elseif redis.call('SET', KEYS[1], token, 'NX', 'PX', lease) then
-  held = false
-else
-  held = redis.pcall('GET', KEYS[1])
-end
-if type(held) == 'table' and held.err then
-  if string.find(held.err, 'WRONGTYPE', 1, true) then
-    return redis.error_reply('WRONGTYPE the lock key ' .. KEYS[1] .. ' holds a ' .. redis.call('TYPE', KEYS[1]).ok
-        .. ', not a distlock lock: something else uses this key')
+-- Uncontended on Redis 7 this runs TIME and SET NX PX GET (the lock was never taken, or its last value is gone),
+-- or TIME, SET NX PX GET and SET (the lock was freed before and keeps its last token).
+local function acquire(keys, args)
+  local lock, token, lease, timeout, channel = keys[1], args[1], args[2], args[3], args[4]
+  local now_ms, now_us, now_text = clock()
+  local taken = token .. ' ' .. now_text .. ' - - -'
+  local value
+  if MODERN then
+    value = redis.pcall('SET', lock, taken, 'NX', 'PX', lease, 'GET')
+  elseif redis.call('SET', lock, taken, 'NX', 'PX', lease) then
+    value = false
+  else
+    value = redis.pcall('GET', lock)
   end
-  return redis.error_reply(held.err)
-end
-
-if not held then
-  local fence, queued = issue_fence(token, '', now_us, retention)
-  if not fence then
-    redis.call('DEL', KEYS[1])
-    return fence_exhausted()
+  if type(value) == 'table' and value.err then
+    if string.find(value.err, 'WRONGTYPE', 1, true) then
+      return redis.error_reply('WRONGTYPE the lock key ' .. lock .. ' holds a ' .. redis.call('TYPE', lock).ok
+          .. ', not a distlock lock: something else uses this key')
+    end
+    return redis.error_reply(value.err)
   end
-  if queued then
-    -- the lock was free, but a lease may have run out with waiters queued: the first live one gets it
-    local waiter = pop_live_waiter(now_ms)
-    if waiter and waiter.token ~= token then
-      hand_over(waiter, fence, nil, now_ms)
-      redis.call('SET', KEYS[2], fmt(fence) .. ' ' .. waiter.token .. ' q', 'PX', retention)
-      if ARGV[4] == '1' then
-        enqueue(token, lease, ARGV[5], ARGV[6], now_ms)
+
+  if not value then
+    -- taken, with the clock for a token as none was kept; unless a lease ran out with waiters queued: the first
+    -- live one gets it
+    if redis.call('EXISTS', lock .. ':queue') == 1 then
+      local waiter = pop_live_waiter(lock, now_ms)
+      if waiter and waiter.token ~= token then
+        hand_over(lock, waiter, now_us, NOBODY, NOBODY, now_ms)
+        if timeout then
+          enqueue(lock, token, lease, timeout, channel, now_ms)
+        end
+        return { 0, math.min(waiter.lease, waiter.timeout), now_ms }
       end
-      return { 0, math.min(waiter.lease, waiter.timeout), now_ms }
+      if redis.call('EXISTS', lock .. ':queue') == 1 then
+        redis.call('SET', lock, compose(token, now_us, 'q', NOBODY, NOBODY), 'KEEPTTL')
+      end
     end
-    leave_queue(token)
-    if redis.call('EXISTS', KEYS[3]) == 1 then
-      redis.call('APPEND', KEYS[1], ' ')
-      redis.call('SET', KEYS[2], fmt(fence) .. ' ' .. token .. ' q', 'PX', retention)
+    return { 1, now_us, now_ms }
+  end
+
+  local last, releases = string.match(value, '^~ (%d+) [%-q] (%S+ %S+)$')
+  last = tonumber(last)
+  if last and last <= MAX_FENCE then
+    -- freed, with its last token kept: the next one, and the releases that a release run again looks for
+    local next = next_fence(last, now_us)
+    if not next then
+      return fence_exhausted(lock)
     end
+    local text = next == now_us and now_text or fmt(next)
+    redis.call('SET', lock, token .. ' ' .. text .. ' - ' .. releases, 'PX', lease)
+    return { 1, next, now_ms }
   end
-  return { 1, fence, now_ms }
-end
-
-if owned_by(held, token) then
-  local fence = own_fence(held, token, now_us, retention)
-  if not fence then
-    return fence_exhausted()
+  local owner, fence, mark, released, before = parse(value)
+  if owner == token then
+    -- a repeated try, or the lock was handed to the caller: its own now, for its full lease
+    redis.call('PEXPIRE', lock, lease)
+    return { 1, fence, now_ms }
   end
-  leave_queue(token)
-  redis.call('PEXPIRE', KEYS[1], lease)
-  return { 1, fence, now_ms }
-end
-
-if ARGV[4] == '1' and enqueue(token, lease, ARGV[5], ARGV[6], now_ms) then
-  -- a new entry: the owner's release must look in the queue, and so must whoever finds the lock free
-  if not string.find(held, ' ', 1, true) then
-    redis.call('APPEND', KEYS[1], ' ')
+  -- busy: another owner's, or a value that is no lock's (nobody's to take)
+  if timeout and enqueue(lock, token, lease, timeout, channel, now_ms) and owner and mark ~= 'q' then
+    -- a new entry: the owner's release must look in the queue
+    redis.call('SET', lock, compose(owner, fence, 'q', released, before), 'KEEPTTL')
   end
-  flag_queue(retention)
+  return { 0, redis.call('PTTL', lock), now_ms }
 end
-return { 0, redis.call('PTTL', KEYS[1]), now_ms }

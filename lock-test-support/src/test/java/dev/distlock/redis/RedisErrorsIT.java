@@ -41,7 +41,8 @@ class RedisErrorsIT {
 
     @Test
     void aBackendErrorCarriesWhatRedisSaidBesideTheLockName() {
-        redis.server().command("ACL", "SETUSER", "noscript", "on", ">secret", "~*", "&*", "+@all", "-evalsha", "-eval");
+        redis.server().command("ACL", "SETUSER", "noscript", "on", ">secret", "~*", "&*", "+@all", "-evalsha", "-eval",
+                "-fcall", "-function");
         FencedLock lock = registry(factory("noscript"), UnaryOperator.identity()).obtain("job");
 
         assertThatThrownBy(lock::tryLock).isInstanceOf(LockBackendException.class)
@@ -54,9 +55,9 @@ class RedisErrorsIT {
      */
     @Test
     void aUserWithJustTheDocumentedRightsLocksWaitsAndHearsHandOffs() throws Exception {
-        redis.server().command(("ACL SETUSER locks on >secret ~distlock:* &distlock:granted:* +evalsha +eval +exists "
-                + "+publish +subscribe +unsubscribe +ping +time +get +set +rename +append +pexpire +pttl +type "
-                + "+lpop +rpush +lrem +hget +hset +hdel +hgetall").split(" "));
+        redis.server().command(("ACL SETUSER locks on >secret ~distlock:* &distlock:granted:* +evalsha +eval +fcall "
+                + "+function|load +exists +publish +subscribe +unsubscribe +ping +time +get +set +del +pexpire "
+                + "+pttl +type +lpop +rpush +lrem +hget +hset +hdel +hgetall").split(" "));
         FencedLock holder = registry(factory("locks"), UnaryOperator.identity()).obtain("job");
         // polls every minute: only a notice can wake it in time
         RedisLockRegistry waiterRegistry = registry(factory("locks"), b -> b.maxPollInterval(Duration.ofMinutes(1)));

@@ -29,7 +29,8 @@ abstract class RedisLockStoreContractIT extends LockStoreContract {
 
     @Override
     protected void holdWithoutExpiry(String name, String token) {
-        server().command("SET", RedisLockStores.keyOf("distlock", name), token);
+        // a lock's value (see common.lua): owner, fencing token, no waiters marked, no releases
+        server().command("SET", RedisLockStores.keyOf("distlock", name), token + " 1 - - -");
     }
 
     @AfterEach

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.AsyncLockStore;
+import dev.distlock.core.spi.LockStore;
 import dev.distlock.test.RedisServer;
 import java.time.Duration;
 import java.util.List;
@@ -17,14 +19,13 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * The Lua scripts one call at a time, as a client that resends commands after a reconnect, a key of the wrong
- * type, a fence holding garbage or a lease that ran out with waiters queued leave them: what only Redis shows (key
- * layout, TTLs, commands); the protocol every store holds to is {@code LockStoreContract}'s.
+ * type, a lock value that is no lock's or a lease that ran out with waiters queued leave them: what only Redis shows
+ * (key layout, TTLs, commands); the protocol every store holds to is {@code LockStoreContract}'s.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 abstract class RedisScriptsTests {
 
     private static final String LOCK = "distlock:{job}";
-    private static final String FENCE = LOCK + ":fence";
     private static final long LEASE = 30_000;
     private static final long TIMEOUT = 1_000;
     private static final long RETENTION = 3_600_000;
@@ -48,30 +49,34 @@ abstract class RedisScriptsTests {
     }
 
     @Test
-    void aReleaseRunTwiceReportsTheReleaseItMadeUntilAnotherReleaseReplacesItsTrace() {
+    void aReleaseRunAgainReportsTheReleaseItMadeUntilTwoLaterReleases() {
         store.tryAcquire("job", "T", LEASE, false, TIMEOUT);
 
         assertThat(store.release("job", "T")).isTrue();
-        assertThat((Long) server().command("PTTL", LOCK + ":released")).as("the trace lives no longer than the lease")
-                .isPositive().isLessThanOrEqualTo(LEASE);
         assertThat(store.release("job", "T")).as("run again").isTrue();
+        assertThat(store.isLocked("job")).isFalse();
 
         store.tryAcquire("job", "other", LEASE, false, TIMEOUT);
         assertThat(store.release("job", "T")).as("run again after another owner took the lock").isTrue();
-        assertThat((String) server().command("GET", LOCK)).as("the other owner's lock is untouched").isEqualTo("other");
+        assertThat((String) server().command("GET", LOCK)).as("the other owner's hold is untouched")
+                .startsWith("other ");
         store.release("job", "other");
-        assertThat(store.release("job", "T")).as("the other owner's release replaced the trace").isFalse();
+        assertThat(store.release("job", "T")).as("one release later").isTrue();
+        store.tryAcquire("job", "third", LEASE, false, TIMEOUT);
+        store.release("job", "third");
+        assertThat(store.release("job", "T")).as("two releases later").isFalse();
     }
 
     @Test
-    void theTraceOfAReleaseLivesNoLongerThanTheFence() {
+    void aFreedLockKeepsItsLastTokenForTheFenceRetentionWhateverItsLease() {
         long year = 365L * 24 * 3_600_000;
-        store.tryAcquire("job", "T", year, false, TIMEOUT);
+        long token = store.tryAcquire("job", "T", year, false, TIMEOUT).fencingToken();
 
         assertThat(store.release("job", "T")).isTrue();
 
-        assertThat((Long) server().command("PTTL", LOCK + ":released")).isPositive()
-                .isLessThanOrEqualTo(RETENTION);
+        assertThat((String) server().command("GET", LOCK)).startsWith("~ " + token + " ");
+        assertThat((Long) server().command("PTTL", LOCK)).isPositive().isLessThanOrEqualTo(RETENTION);
+        assertThat(store.inspect("job").ownerToken()).as("free").isNull();
     }
 
     @Test
@@ -92,7 +97,7 @@ abstract class RedisScriptsTests {
     @Test
     void fencingTokensStrictlyIncreaseUpTo2To53Minus1AndThenTheAcquireFailsClearly() {
         long max = (1L << 53) - 1;
-        server().command("SET", FENCE, (max - 1) + " someone");
+        server().command("SET", LOCK, "~ " + (max - 1) + " - someone -");
 
         AcquireResult last = store.tryAcquire("job", "T", LEASE, false, TIMEOUT);
         assertThat(last.fencingToken()).isEqualTo(max);
@@ -101,8 +106,8 @@ abstract class RedisScriptsTests {
         assertThatThrownBy(() -> store.tryAcquire("job", "U", LEASE, false, TIMEOUT))
                 .hasStackTraceContaining("fencing tokens of " + LOCK + " are exhausted")
                 .hasStackTraceContaining(Long.toString(max));
-        assertThat((Long) server().command("EXISTS", LOCK)).as("no lock left behind").isZero();
-        assertThat((String) server().command("GET", FENCE)).startsWith(max + " T");
+        assertThat(store.isLocked("job")).as("no hold left behind").isFalse();
+        assertThat((String) server().command("GET", LOCK)).startsWith("~ " + max + " - T ");
     }
 
     @Test
@@ -119,7 +124,7 @@ abstract class RedisScriptsTests {
         assertThat(store.tryAcquire("job", "W", LEASE, true, TIMEOUT).acquired()).isFalse();
 
         assertThat(store.release("job", "T")).isTrue();
-        assertThat((String) server().command("GET", LOCK)).startsWith("W ").endsWith(" T");
+        assertThat((String) server().command("GET", LOCK)).startsWith("W ").endsWith(" q T -");
         assertThat(store.release("job", "T")).as("run again").isTrue();
 
         // the waiter's poll finds the lock handed to it and confirms it with its full lease
@@ -180,27 +185,36 @@ abstract class RedisScriptsTests {
     }
 
     @Test
-    void fencingTokensStayAboveTheServerClockWhateverTheFenceHolds() {
-        long before = serverMillis() * 1000;
-        for (String garbage : List.of("-5", "not a number", "99999999999999999999999", "")) {
-            server().command("SET", FENCE, garbage);
-            AcquireResult result = store.tryAcquire("job", "T:" + garbage, LEASE, false, TIMEOUT);
-            assertThat(result.acquired()).as(garbage).isTrue();
-            assertThat(result.fencingToken()).as(garbage).isGreaterThanOrEqualTo(before);
-            assertThat(result.fencingToken()).as(garbage).isLessThan(before + 60_000_000L);
-            store.release("job", "T:" + garbage);
+    void aLockValueThatIsNoLocksIsNobodysToTakeOrRelease() {
+        for (String foreign : List.of("-5", "not a number", "~ 99999999999999999999999 - a -", "")) {
+            server().command("SET", LOCK, foreign);
+
+            AcquireResult result = store.tryAcquire("job", "T", LEASE, true, TIMEOUT);
+
+            assertThat(result.acquired()).as(foreign).isFalse();
+            assertThat(result.holderLeaseMillis()).as(foreign).isEqualTo(LockStore.NEVER_EXPIRES);
+            assertThat(store.release("job", "T")).as(foreign).isFalse();
+            assertThat(store.isLocked("job")).as(foreign).isTrue();
+            assertThat((String) server().command("GET", LOCK)).as("left as it was").isEqualTo(foreign);
+            store.leaveQueue("job", "T", LEASE);
         }
-        server().command("DEL", FENCE);
-        server().command("RPUSH", FENCE, "a list");
-        AcquireResult result = store.tryAcquire("job", "T", LEASE, false, TIMEOUT);
-        assertThat(result.acquired()).isTrue();
-        assertThat(result.fencingToken()).isGreaterThanOrEqualTo(before);
+    }
+
+    @Test
+    void aTokenAfterTheLastOneWasLostIsTheServerClock() {
+        long before = serverMillis() * 1000;
+        store.tryAcquire("job", "T", LEASE, false, TIMEOUT);
+        server().command("DEL", LOCK);
+
+        AcquireResult result = store.tryAcquire("job", "U", LEASE, false, TIMEOUT);
+
+        assertThat(result.fencingToken()).isGreaterThanOrEqualTo(before).isLessThan(before + 60_000_000L);
     }
 
     @Test
     void fencingTokensNeverGoBackWhenTheLastOneIsAheadOfTheClock() {
         long ahead = serverMillis() * 1000 + 3_600_000_000L; // issued by a server whose clock was an hour ahead
-        server().command("SET", FENCE, ahead + " someone");
+        server().command("SET", LOCK, "~ " + ahead + " - someone -");
 
         AcquireResult result = store.tryAcquire("job", "T", LEASE, false, TIMEOUT);
 
@@ -231,6 +245,34 @@ abstract class RedisScriptsTests {
         assertThat(store.extend("job", "T", LEASE)).isFalse();
         assertThat(store.release("job", "T")).isFalse();
         assertThat(store.remainingLeaseMillis("job", "T")).isNegative();
+    }
+
+    @Test
+    void theHotPathRunsAsOneFunctionLibraryWhereTheServerHasFunctionsElseAsScripts() throws Exception {
+        AsyncLockStore async = store.async();
+        server().command("CONFIG", "RESETSTAT");
+
+        assertThat(async.tryAcquire("job", "T", LEASE, true, TIMEOUT).toCompletableFuture().get(10, TimeUnit.SECONDS)
+                .acquired()).isTrue();
+        assertThat(async.release("job", "T").toCompletableFuture().get(10, TimeUnit.SECONDS)).isTrue();
+
+        if (!hasFunctions()) {
+            assertThat(RedisProbes.commandCalls(server(), "evalsha")).isGreaterThanOrEqualTo(2);
+            assertThat(RedisProbes.commandCalls(server(), "fcall")).isZero();
+            return;
+        }
+        assertThat(RedisProbes.commandCalls(server(), "fcall")).isGreaterThanOrEqualTo(2);
+        assertThat(RedisProbes.commandCalls(server(), "evalsha")).isZero();
+        // a server that forgot the library (restarted without persistence) gets it again from the next call
+        server().command("FUNCTION", "FLUSH");
+        assertThat(async.tryAcquire("job", "U", LEASE, true, TIMEOUT).toCompletableFuture().get(10, TimeUnit.SECONDS)
+                .acquired()).isTrue();
+        assertThat(server().command("FUNCTION", "LIST").toString()).contains(LockScripts.LIBRARY.name());
+    }
+
+    private boolean hasFunctions() {
+        String info = (String) server().command("INFO", "server");
+        return info.contains("redis_version:7") || info.contains("redis_version:8");
     }
 
     private long serverMillis() {
