@@ -4,6 +4,7 @@ import dev.distlock.benchmarks.async.AsyncResult;
 import dev.distlock.benchmarks.cost.CostResult;
 import dev.distlock.benchmarks.jmh.JmhResult;
 import dev.distlock.benchmarks.memory.MemoryResult;
+import dev.distlock.benchmarks.redis.CommandPaths;
 import dev.distlock.benchmarks.redis.RoundTrips;
 import dev.distlock.benchmarks.report.MachineInfo;
 import dev.distlock.benchmarks.scenarios.Measurement;
@@ -20,6 +21,7 @@ import java.util.Map;
  * @param contenders each contender's name and description, in run order
  * @param measurements the scenario measurements, in the order they ran
  * @param roundTrips the MONITOR counts per contender
+ * @param paths the commands of each path of distlock's protocol, as MONITOR showed them
  * @param memory the memory checks
  * @param jmh the annotation benchmarks
  * @param async the non-blocking callers
@@ -30,6 +32,6 @@ import java.util.Map;
  */
 public record BenchmarkResults(BenchmarkOptions options, LocalDate date, MachineInfo machine,
         Map<String, String> contenders, List<Measurement> measurements, List<RoundTrips> roundTrips,
-        List<MemoryResult> memory, List<JmhResult> jmh, List<AsyncResult> async, List<CostResult> cost,
+        List<CommandPaths.CommandPath> paths, List<MemoryResult> memory, List<JmhResult> jmh, List<AsyncResult> async, List<CostResult> cost,
         Map<String, String> topologies, List<Measurement> topologyMeasurements, String loadAtEnd) {
 }

@@ -14,6 +14,7 @@ import dev.distlock.benchmarks.jmh.JmhRunner;
 import dev.distlock.benchmarks.memory.MemoryCheck;
 import dev.distlock.benchmarks.memory.MemoryResult;
 import dev.distlock.benchmarks.redis.RedisStats;
+import dev.distlock.benchmarks.redis.CommandPaths;
 import dev.distlock.benchmarks.redis.RoundTripProbe;
 import dev.distlock.benchmarks.redis.RoundTrips;
 import dev.distlock.benchmarks.report.MachineInfo;
@@ -87,6 +88,8 @@ public final class BenchmarkRun {
                     ? interleaved(contenders, contender -> stats) : List.of();
             List<RoundTrips> roundTrips = options.runs(Part.ROUNDTRIPS)
                     ? roundTrips(contenders, server, control, stats) : List.of();
+            List<CommandPaths.CommandPath> paths = options.runs(Part.ROUNDTRIPS)
+                    ? new CommandPaths(address, control).capture() : List.of();
             List<MemoryResult> memory = options.runs(Part.MEMORY) ? memory(address, stats) : List.of();
             List<JmhResult> jmh = options.runs(Part.JMH) ? jmh() : List.of();
             List<AsyncResult> async = options.runs(Part.ASYNC) ? async(address, stats) : List.of();
@@ -94,7 +97,7 @@ public final class BenchmarkRun {
             Map<String, String> topologyDescriptions = new LinkedHashMap<>();
             List<Measurement> topologies = options.runs(Part.TOPOLOGIES) ? topologies(topologyDescriptions) : List.of();
             return new BenchmarkResults(options, LocalDate.now(), machine, descriptions, measurements, roundTrips,
-                    memory, jmh, async, cost, topologyDescriptions, topologies, MachineInfo.loadAverage());
+                    paths, memory, jmh, async, cost, topologyDescriptions, topologies, MachineInfo.loadAverage());
         }
     }
 

@@ -8,11 +8,16 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Watches Redis's {@code MONITOR} stream between two marker commands and counts what clients sent (top-level
@@ -22,6 +27,9 @@ import java.util.concurrent.TimeUnit;
 public final class CommandMonitor implements AutoCloseable {
 
     private static final String LUA_SOURCE = " lua] ";
+    /** A quoted argument of a MONITOR line (unrolled and possessive: no stack per character of a long one). */
+    private static final Pattern QUOTED = Pattern.compile("\"([^\"\\\\]*+(?:\\\\.[^\"\\\\]*+)*+)\"");
+    private static final Set<String> OPTIONS = Set.of("NX", "XX", "PX", "GET", "GT", "LT", "KEEPTTL");
 
     private final Socket socket;
     private final BufferedReader in;
@@ -29,6 +37,7 @@ public final class CommandMonitor implements AutoCloseable {
     private final CountDownLatch ended = new CountDownLatch(1);
     private final Map<String, Long> topLevel = new TreeMap<>();
     private final Map<String, Long> inScripts = new TreeMap<>();
+    private final List<String> sequence = new ArrayList<>();
     private final Thread reader;
     private volatile IOException failure;
 
@@ -79,6 +88,14 @@ public final class CommandMonitor implements AutoCloseable {
         return Map.copyOf(topLevel);
     }
 
+    /**
+     * The commands between the markers in the order Redis ran them, each as {@link #shortForm}: a client's at the
+     * left, a script's indented by two spaces.
+     */
+    public synchronized List<String> sequence() {
+        return List.copyOf(sequence);
+    }
+
     /** Commands scripts ran between the markers, by lower-case name. */
     public synchronized Map<String, Long> inScripts() {
         return Map.copyOf(inScripts);
@@ -96,7 +113,7 @@ public final class CommandMonitor implements AutoCloseable {
                     ended.countDown();
                     return;
                 } else if (counting && command != null) {
-                    count(line.contains(LUA_SOURCE) ? inScripts : topLevel, command);
+                    count(line.contains(LUA_SOURCE) ? inScripts : topLevel, command, line);
                 }
             }
         } catch (IOException ex) {
@@ -108,8 +125,28 @@ public final class CommandMonitor implements AutoCloseable {
         }
     }
 
-    private synchronized void count(Map<String, Long> counts, String command) {
+    private synchronized void count(Map<String, Long> counts, String command, String line) {
         counts.merge(command, 1L, Long::sum);
+        sequence.add((counts == inScripts ? "  " : "") + shortForm(line));
+    }
+
+    /**
+     * A MONITOR line's command as the sequences show it: its name, the function or script it calls (a library's
+     * hash left out), and the options among its arguments ({@code NX}, {@code GT}, ...); no keys, no values.
+     */
+    static String shortForm(String line) {
+        List<String> words = new ArrayList<>();
+        Matcher quoted = QUOTED.matcher(line.substring(line.indexOf("] \"") + 2));
+        while (quoted.find()) {
+            words.add(quoted.group(1));
+        }
+        StringBuilder form = new StringBuilder(words.get(0).toUpperCase(Locale.ROOT));
+        if (words.get(0).equalsIgnoreCase("fcall") && words.size() > 1) {
+            form.append(' ').append(words.get(1).replaceFirst("^distlock_[0-9a-f]+_", ""));
+        }
+        words.stream().skip(1).map(word -> word.toUpperCase(Locale.ROOT)).filter(OPTIONS::contains)
+                .forEach(option -> form.append(' ').append(option));
+        return form.toString();
     }
 
     /** The command of a line like {@code +1700000000.123 [0 127.0.0.1:5000] "SET" "k" "v"}. */

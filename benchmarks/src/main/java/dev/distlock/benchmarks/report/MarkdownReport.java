@@ -8,6 +8,7 @@ import dev.distlock.benchmarks.cost.CostResult;
 import java.util.function.ToDoubleFunction;
 import dev.distlock.benchmarks.memory.MemoryResult;
 import dev.distlock.benchmarks.memory.MemoryResult.Checkpoint;
+import dev.distlock.benchmarks.redis.CommandPaths;
 import dev.distlock.benchmarks.redis.RoundTrips;
 import dev.distlock.benchmarks.scenarios.Scenario;
 import dev.distlock.benchmarks.topologies.Topology;
@@ -43,6 +44,7 @@ public final class MarkdownReport {
         }
         summaries.byScenario().forEach(this::scenario);
         roundTrips();
+        paths();
         jmh();
         memory();
         async();
@@ -188,6 +190,26 @@ public final class MarkdownReport {
                     + " | " + RoundTrips.perOp(c.inScripts(), c.operations()) + " |");
         }
         line();
+    }
+
+    private void paths() {
+        if (results.paths().isEmpty()) {
+            return;
+        }
+        line("### The commands of every path (distlock)");
+        line();
+        line("Watched with `MONITOR`, in the order Redis ran them: a client's commands at the left (one round trip "
+                + "each), the commands its functions or scripts ran indented; options shown, keys and values not. "
+                + "Two processes (registries with connections of their own) meet on one name from the fourth path on.");
+        line();
+        for (CommandPaths.CommandPath path : results.paths()) {
+            line("- " + path.path() + " (" + path.commands().size() + " commands):");
+            line();
+            line("  ```");
+            path.commands().forEach(command -> line("  " + command));
+            line("  ```");
+            line();
+        }
     }
 
     private void jmh() {
