@@ -32,6 +32,7 @@ import java.util.Map;
  */
 public record BenchmarkResults(BenchmarkOptions options, LocalDate date, MachineInfo machine,
         Map<String, String> contenders, List<Measurement> measurements, List<RoundTrips> roundTrips,
-        List<CommandPaths.CommandPath> paths, List<MemoryResult> memory, List<JmhResult> jmh, List<AsyncResult> async, List<CostResult> cost,
+        List<CommandPaths.CommandPath> paths, List<MemoryResult> memory, List<JmhResult> jmh, List<AsyncResult> async,
+        List<CostResult> cost,
         Map<String, String> topologies, List<Measurement> topologyMeasurements, String loadAtEnd) {
 }

@@ -14,9 +14,9 @@ import org.springframework.data.redis.core.script.RedisScript;
 /**
  * The Lua scripts, read once from the {@code .lua} resources beside this class, each preceded by the
  * functions they share ({@code common.lua}), and how they run on a Spring Data connection: by SHA
- * ({@code EVALSHA}), with the text sent only when Redis answers {@code NOSCRIPT}. The hot path's operations also
- * form a function library ({@link #LIBRARY}), which {@link AsyncScripts} calls where the server has functions. Scripts run straight on a connection of the factory,
- * without {@code RedisTemplate}'s per-call proxy and serializers: they are the lock's hot path.
+ * ({@code EVALSHA}), with the text sent only when Redis answers {@code NOSCRIPT}, straight on a connection of the
+ * factory, without {@code RedisTemplate}'s per-call proxy and serializers. The hot path's operations also form a
+ * function library ({@link #LIBRARY}), which {@link AsyncScripts} calls where the server has functions.
  */
 final class LockScripts {
 
@@ -68,7 +68,7 @@ final class LockScripts {
             }
         }
 
-    /** Runs the script on {@code connection}; see {@link #run(RedisConnectionFactory, byte[]...)}. */
+        /** Runs the script on {@code connection}; see {@link #run(RedisConnectionFactory, byte[]...)}. */
         @SuppressWarnings("unchecked")
         <T> T run(RedisConnection connection, byte[]... keyAndArgs) {
             try {

@@ -16,9 +16,11 @@ record ReplicaAcks(int replicas, long timeoutMillis) {
 
     static ReplicaAcks of(int replicas, Duration timeout) {
         if (replicas < 0) {
-            throw new IllegalArgumentException("replicaAcknowledgement replicas must be 0 (off) or more, got " + replicas);
+            throw new IllegalArgumentException("replicaAcknowledgement replicas must be 0 (off) or more, got "
+                    + replicas);
         }
-        if (replicas > 0 && (timeout == null || timeout.toMillis() < 1 || timeout.compareTo(Duration.ofSeconds(10)) > 0)) {
+        if (replicas > 0
+                && (timeout == null || timeout.toMillis() < 1 || timeout.compareTo(Duration.ofSeconds(10)) > 0)) {
             throw new IllegalArgumentException("replicaAcknowledgement timeout must be between 1ms and 10s, got "
                     + timeout);
         }

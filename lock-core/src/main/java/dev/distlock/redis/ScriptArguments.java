@@ -34,7 +34,8 @@ final class ScriptArguments {
     /** The key and arguments of the acquire script: the waiter's timeout and channel only if it queues. */
     byte[][] acquire(String name, String token, long leaseMillis, boolean queue, long waiterTimeoutMillis) {
         return queue
-                ? new byte[][] {lock(name), bytes(token), number(leaseMillis), number(waiterTimeoutMillis), inboxChannel}
+                ? new byte[][] {lock(name), bytes(token), number(leaseMillis), number(waiterTimeoutMillis),
+                    inboxChannel}
                 : new byte[][] {lock(name), bytes(token), number(leaseMillis)};
     }
 

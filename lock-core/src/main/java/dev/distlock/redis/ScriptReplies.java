@@ -51,7 +51,10 @@ final class ScriptReplies {
                 : AcquireResult.busy(leaseLeft(value), serverMillis);
     }
 
-    /** A {@code PTTL} reply in the store's terms: -1 (a key without expiry) never expires; -2 (no key) stays negative. */
+    /**
+     * A {@code PTTL} reply in the store's terms: -1 (a key without expiry) never expires; -2 (no key) stays
+     * negative.
+     */
     static long leaseLeft(long pttl) {
         return pttl == -1 ? LockStore.NEVER_EXPIRES : pttl;
     }

@@ -149,8 +149,9 @@ local function hand_over(lock, waiter, fence, released, before, now_ms)
   return nil
 end
 
--- Frees the lock (fence: its last fencing token, as text): its value stays, with owner '~', for the fence retention. A Redis out of memory that refuses
--- the write still frees it (the last token is then forgotten, and the clock alone makes the next one larger).
+-- Frees the lock (fence: its last fencing token, as text): its value stays, with owner '~', for the fence
+-- retention. A Redis out of memory that refuses the write still frees it (the last token is then forgotten, and the
+-- clock alone makes the next one larger).
 local function free(lock, fence, released, before, retention)
   local written = redis.pcall('SET', lock, '~ ' .. fence .. ' - ' .. released .. ' ' .. before, 'PX', retention)
   if type(written) == 'table' and written.err then
