@@ -1,6 +1,7 @@
 package dev.distlock.aop;
 
 import org.reactivestreams.Publisher;
+import org.springframework.core.ReactiveAdapterRegistry;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -80,8 +81,12 @@ final class ReactorReturnHandler implements ReturnHandler {
         }
     }
 
+    /** The method's result as a publisher: a {@code Mono} or {@code Flux}, or a Kotlin {@code Flow} adapted. */
     @SuppressWarnings("unchecked")
     private static Publisher<Object> asPublisher(Object result) {
-        return (Publisher<Object>) result;
+        if (result instanceof Publisher<?> publisher) {
+            return (Publisher<Object>) publisher;
+        }
+        return ReactiveAdapterRegistry.getSharedInstance().getAdapter(result.getClass()).toPublisher(result);
     }
 }

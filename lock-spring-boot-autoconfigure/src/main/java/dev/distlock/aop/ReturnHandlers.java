@@ -67,9 +67,14 @@ final class ReturnHandlers {
                     + "CompletableFuture");
         }
         if (isKotlinFlow(type)) {
-            throw new IllegalArgumentException("the return type " + type.getName() + " is a Kotlin Flow, which "
-                    + "@DistributedLock does not support yet: the lock would be released before the flow is collected; "
-                    + "allowed: a result that is ready when the method returns, CompletionStage, Mono or Flux");
+            ReturnHandler flow = REACTOR_PRESENT && COROUTINES_REACTOR_PRESENT ? FlowReturnHandler.forType(type) : null;
+            if (flow == null) {
+                throw new IllegalArgumentException("the return type " + type.getName() + " is a Kotlin Flow, which "
+                        + "@DistributedLock locks for each collection like a Flux: that needs reactor-core and "
+                        + "kotlinx-coroutines-reactor on the classpath; without them the lock would be released before "
+                        + "the flow is collected");
+            }
+            return flow;
         }
         if (isReactive(type)) {
             throw new IllegalArgumentException("the return type " + type.getName() + " is not supported: of the "

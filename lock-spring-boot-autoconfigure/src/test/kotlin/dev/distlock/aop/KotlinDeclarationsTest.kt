@@ -3,24 +3,26 @@ package dev.distlock.aop
 import dev.distlock.annotation.DistributedLock
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flowOf
+import kotlinx.coroutines.flow.toList
+import kotlinx.coroutines.runBlocking
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.springframework.boot.test.context.runner.ApplicationContextRunner
-import org.springframework.core.NestedExceptionUtils
 
 /**
- * Kotlin declarations the lock cannot follow yet fail the startup, naming the function: a function returning a
- * `Flow` would otherwise be released before the flow is collected. (`suspend fun`s are locked: see
- * [SuspendFunctionLockTest].)
+ * Kotlin declarations under `@DistributedLock` start: a function returning a `Flow` is locked for each collection
+ * (see [FlowLockTest]), a `suspend fun` for its whole run (see [SuspendFunctionLockTest]).
  */
 class KotlinDeclarationsTest {
 
     private val runner = ApplicationContextRunner().withUserConfiguration(LockTestConfiguration::class.java)
 
     @Test
-    fun `a function returning a Flow fails the startup naming it`() {
-        assertStartupFails(Flowing::class.java) { message ->
-            assertThat(message).contains("Flowing.reservations").contains("is a Kotlin Flow")
+    fun `a function returning a Flow starts and is locked when collected`() {
+        runner.withBean(Flowing::class.java).run { context ->
+            assertThat(context).hasNotFailed()
+            assertThat(runBlocking { context.getBean(Flowing::class.java).reservations("sku-1").toList() })
+                .containsExactly(1)
         }
     }
 
@@ -29,16 +31,6 @@ class KotlinDeclarationsTest {
         runner.withBean(Plain::class.java).run { context ->
             assertThat(context).hasNotFailed()
             assertThat(context.getBean(Plain::class.java).reserve("sku-1")).isEqualTo(1)
-        }
-    }
-
-    private fun assertStartupFails(bean: Class<*>, message: (String) -> Unit) {
-        runner.withBean(bean).run { context ->
-            val failure = context.startupFailure
-            assertThat(failure).`as`("startup failure").isNotNull()
-            val cause = NestedExceptionUtils.getMostSpecificCause(failure!!)
-            assertThat(cause).isInstanceOf(InvalidDistributedLockException::class.java)
-            message(cause.message!!)
         }
     }
 
