@@ -8,7 +8,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
@@ -28,7 +32,8 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Annotated {@code Mono} methods on a real redis-server through Lettuce's shared connection (Spring Boot's default),
+ * Annotated {@code Mono} methods, Kotlin {@code suspend} functions and {@code CompletableFuture} methods whose futures
+ * complete on Reactor's threads, on a real redis-server through Lettuce's shared connection (Spring Boot's default),
  * with BlockHound watching every thread that must never block: Lettuce's event loops, Reactor's parallel threads,
  * the registry's timer and its step threads (where non-blocking calls run and answers are handled). From the
  * acquisition to the release, contended or not, nothing blocks there, the first connection to Redis included (made
@@ -113,6 +118,48 @@ class ReactiveLockBlockHoundIT {
         assertThat(blocked).as("blocking calls on threads that must not block").isEmpty();
     }
 
+    @Test
+    void twoHundredSuspendCallsOnOneNameWaitAndReleaseWithoutBlockingAWatchedThread() {
+        SuspendCounter counter = context.getBean(SuspendCounter.class);
+        List<Mono<Integer>> calls = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            calls.add(SuspendCounter.incrementing(counter, "one"));
+        }
+
+        List<Integer> results = Flux.merge(Flux.fromIterable(calls), calls.size()).collectList()
+                .block(Duration.ofSeconds(100));
+
+        assertThat(results).hasSize(200);
+        assertThat(counter.value()).as("increments, each a read and a write a suspension apart").isEqualTo(200);
+        assertThat(blocked).as("blocking calls on threads that must not block").isEmpty();
+    }
+
+    @Test
+    void futuresCompletedOnReactorsParallelThreadsReleaseWithoutBlockingThem() throws Exception {
+        Counter counter = context.getBean(Counter.class);
+        ExecutorService callers = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Integer>> calls = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                calls.add(callers.submit(() -> {
+                    int last = 0;
+                    for (int call = 0; call < 25; call++) {
+                        last = counter.incrementLater("later").get(60, TimeUnit.SECONDS);
+                    }
+                    return last;
+                }));
+            }
+            for (Future<Integer> call : calls) {
+                call.get(100, TimeUnit.SECONDS);
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+
+        assertThat(counter.later()).as("increments, each a read and a write apart").isEqualTo(200);
+        assertThat(blocked).as("blocking calls on threads that must not block").isEmpty();
+    }
+
     /** Lettuce's event loops, the registry's step threads and its timer (Reactor marks its own threads). */
     private static boolean mustNotBlock(String thread) {
         return thread.startsWith("lettuce-") && thread.contains("EventLoop") || thread.startsWith("distlock-async-")
@@ -130,6 +177,7 @@ class ReactiveLockBlockHoundIT {
     static class Counter {
 
         private volatile int value;
+        private volatile int later;
         private final AtomicInteger inside = new AtomicInteger();
         private final AtomicInteger mostInside = new AtomicInteger();
 
@@ -154,6 +202,20 @@ class ReactiveLockBlockHoundIT {
             });
         }
 
+        /** Completes on one of Reactor's parallel threads, where the release must not block. */
+        @DistributedLock(name = "'later:' + #name", timeout = "60s")
+        public CompletableFuture<Integer> incrementLater(String name) {
+            int read = later;
+            return Mono.delay(Duration.ofMillis(1)).map(tick -> {
+                later = read + 1;
+                return read + 1;
+            }).toFuture();
+        }
+
+        public int later() {
+            return later;
+        }
+
         @DistributedLock(name = "'touch:' + #name", timeout = "60s")
         public Mono<Integer> touch(String name) {
             return Mono.delay(Duration.ofMillis(1)).map(tick -> name.length());
@@ -167,6 +229,11 @@ class ReactiveLockBlockHoundIT {
         @Bean
         Counter counter() {
             return new Counter();
+        }
+
+        @Bean
+        SuspendCounter suspendCounter() {
+            return new SuspendCounter();
         }
     }
 }
