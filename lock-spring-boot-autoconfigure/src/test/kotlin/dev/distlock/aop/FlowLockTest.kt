@@ -4,7 +4,6 @@ import dev.distlock.annotation.DistributedLock
 import dev.distlock.annotation.DistributedLock.TimeoutAction
 import dev.distlock.core.LockRegistry
 import java.util.concurrent.TimeUnit
-import java.util.concurrent.atomic.AtomicInteger
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async
 import kotlinx.coroutines.awaitAll
@@ -33,22 +32,22 @@ import org.springframework.context.annotation.Lazy
 class FlowLockTest {
 
     private val runner = ApplicationContextRunner().withUserConfiguration(LockTestConfiguration::class.java)
-        .withBean(Journal::class.java).withBean(Stock::class.java)
+        .withBean(LockJournal::class.java).withBean(Stock::class.java)
 
     @Test
     fun `concurrent collections on one name run one at a time, each holding the lock while it emits`() {
         runner.run { context ->
             val stock = context.getBean(Stock::class.java)
-            val journal = context.getBean(Journal::class.java)
+            val journal = context.getBean(LockJournal::class.java)
 
             val collected = runBlocking(Dispatchers.Default) {
                 withTimeout(30_000) { (1..4).map { async { stock.movements("sku-1").toList() } }.awaitAll() }
             }
 
             assertThat(collected).hasSize(4).allSatisfy { assertThat(it).hasSize(3) }
-            assertThat(journal.collections.get()).isEqualTo(4)
+            assertThat(journal.entered.get()).isEqualTo(4)
             assertThat(journal.mostInside.get()).`as`("flows emitting at once").isEqualTo(1)
-            assertThat(journal.unlockedEmissions.get()).`as`("items emitted without the lock held").isZero()
+            assertThat(journal.unlockedEntries.get()).`as`("items emitted without the lock held").isZero()
             assertThat(context.getBean(LockRegistry::class.java).obtain("sku:sku-1").isLocked).isFalse()
         }
     }
@@ -71,15 +70,12 @@ class FlowLockTest {
     fun `a busy lock fails or skips the collection as declared, without running the function's flow`() {
         runner.run { context ->
             val stock = context.getBean(Stock::class.java)
-            val other = context.getBean(LockRegistry::class.java).obtain("sku:busy")
-            val holder = Thread { other.lock() }
-            holder.start()
-            holder.join()
+            context.getBean(LockRegistry::class.java).holdOnAnotherThread("sku:busy")
 
             assertThatThrownBy { runBlocking { stock.movementsOrFail("busy").toList() } }
                 .isInstanceOf(LockAcquisitionTimeoutException::class.java)
             assertThat(runBlocking { stock.movementsIfFree("busy").toList() }).isEmpty()
-            assertThat(context.getBean(Journal::class.java).collections.get()).isZero()
+            assertThat(context.getBean(LockJournal::class.java).entered.get()).isZero()
         }
     }
 
@@ -95,15 +91,7 @@ class FlowLockTest {
         }
     }
 
-    /** Who was emitting, and whether the lock was held when they did. */
-    open class Journal {
-        val inside = AtomicInteger()
-        val mostInside = AtomicInteger()
-        val collections = AtomicInteger()
-        val unlockedEmissions = AtomicInteger()
-    }
-
-    open class Stock(private val journal: Journal, private val registry: LockRegistry) {
+    open class Stock(private val journal: LockJournal, private val registry: LockRegistry) {
 
         @Autowired
         @Lazy
@@ -111,12 +99,12 @@ class FlowLockTest {
 
         @DistributedLock(name = "'sku:' + #sku", timeout = "20s")
         open fun movements(sku: String): Flow<Int> = flow {
-            journal.collections.incrementAndGet()
+            journal.entered.incrementAndGet()
             journal.mostInside.accumulateAndGet(journal.inside.incrementAndGet(), ::maxOf)
             try {
                 for (item in 1..3) {
                     if (!registry.obtain("sku:$sku").isLocked) {
-                        journal.unlockedEmissions.incrementAndGet()
+                        journal.unlockedEntries.incrementAndGet()
                     }
                     emit(item)
                     delay(10)
@@ -128,13 +116,13 @@ class FlowLockTest {
 
         @DistributedLock(name = "'sku:' + #sku", timeout = "0")
         open fun movementsOrFail(sku: String): Flow<Int> = flow {
-            journal.collections.incrementAndGet()
+            journal.entered.incrementAndGet()
             emit(1)
         }
 
         @DistributedLock(name = "'sku:' + #sku", timeout = "0", onTimeout = TimeoutAction.SKIP)
         open fun movementsIfFree(sku: String): Flow<Int> = flow {
-            journal.collections.incrementAndGet()
+            journal.entered.incrementAndGet()
             emit(1)
         }
 

@@ -4,7 +4,6 @@ import dev.distlock.annotation.DistributedLock
 import dev.distlock.annotation.DistributedLock.TimeoutAction
 import dev.distlock.core.LockRegistry
 import java.util.concurrent.TimeUnit
-import java.util.concurrent.atomic.AtomicInteger
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async
 import kotlinx.coroutines.awaitAll
@@ -28,13 +27,13 @@ import org.springframework.context.annotation.Lazy
 class SuspendFunctionLockTest {
 
     private val runner = ApplicationContextRunner().withUserConfiguration(LockTestConfiguration::class.java)
-        .withBean(Journal::class.java).withBean(Reservations::class.java)
+        .withBean(LockJournal::class.java).withBean(Reservations::class.java)
 
     @Test
     fun `concurrent calls on one name run their bodies one at a time, each holding the lock`() {
         runner.run { context ->
             val reservations = context.getBean(Reservations::class.java)
-            val journal = context.getBean(Journal::class.java)
+            val journal = context.getBean(LockJournal::class.java)
 
             val results = runBlocking(Dispatchers.Default) {
                 withTimeout(30_000) { (1..4).map { async { reservations.reserve("sku-1") } }.awaitAll() }
@@ -51,15 +50,12 @@ class SuspendFunctionLockTest {
     fun `a busy lock fails or skips the call as declared, without running the body`() {
         runner.run { context ->
             val reservations = context.getBean(Reservations::class.java)
-            val other = context.getBean(LockRegistry::class.java).obtain("sku:busy")
-            val holder = Thread { other.lock() }
-            holder.start()
-            holder.join()
+            context.getBean(LockRegistry::class.java).holdOnAnotherThread("sku:busy")
 
             assertThatThrownBy { runBlocking { reservations.reserveOrFail("busy") } }
                 .isInstanceOf(LockAcquisitionTimeoutException::class.java)
             assertThat(runBlocking { reservations.reserveIfFree("busy") }).isNull()
-            assertThat(context.getBean(Journal::class.java).entered.get()).isZero()
+            assertThat(context.getBean(LockJournal::class.java).entered.get()).isZero()
         }
     }
 
@@ -74,15 +70,7 @@ class SuspendFunctionLockTest {
         }
     }
 
-    /** Who was inside, and whether the lock was held when they came in. */
-    open class Journal {
-        val inside = AtomicInteger()
-        val mostInside = AtomicInteger()
-        val entered = AtomicInteger()
-        val unlockedEntries = AtomicInteger()
-    }
-
-    open class Reservations(private val journal: Journal, private val registry: LockRegistry) {
+    open class Reservations(private val journal: LockJournal, private val registry: LockRegistry) {
 
         @Autowired
         @Lazy
