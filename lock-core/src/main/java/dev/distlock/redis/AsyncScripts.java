@@ -84,11 +84,24 @@ final class AsyncScripts {
      * @param keyAndArgs the script's key, then its arguments
      */
     <T> CompletionStage<T> run(LockScripts.Script script, byte[]... keyAndArgs) {
+        ScriptOutputType type = script.returnType() == ReturnType.MULTI ? ScriptOutputType.MULTI
+                : ScriptOutputType.INTEGER;
+        Call<T> call = new Call<>(script, type, new byte[][] {keyAndArgs[0]},
+                Arrays.copyOfRange(keyAndArgs, 1, keyAndArgs.length), new CompletableFuture<>());
         RedisClusterAsyncCommands<byte[], byte[]> commands = shared;
         if (commands != null && isOpen(commands)) {
-            return send(commands, script, keyAndArgs);
+            send(commands, call);
+        } else {
+            // sent once connected, unless the caller gave up meanwhile: a call cancelled by then is never sent
+            connection().whenComplete((connected, failure) -> {
+                if (failure != null) {
+                    call.reply.completeExceptionally(failure);
+                } else if (!call.reply.isDone()) {
+                    send(connected, call);
+                }
+            });
         }
-        return connection().thenCompose(connected -> send(connected, script, keyAndArgs));
+        return timeoutMillis > 0 ? call.reply.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS) : call.reply;
     }
 
     /**
@@ -102,20 +115,12 @@ final class AsyncScripts {
         return asking;
     }
 
-    private <T> CompletionStage<T> send(RedisClusterAsyncCommands<byte[], byte[]> commands, LockScripts.Script script,
-            byte[]... keyAndArgs) {
-        byte[][] keys = {keyAndArgs[0]};
-        byte[][] args = Arrays.copyOfRange(keyAndArgs, 1, keyAndArgs.length);
-        ScriptOutputType type = script.returnType() == ReturnType.MULTI ? ScriptOutputType.MULTI
-                : ScriptOutputType.INTEGER;
-        CompletableFuture<T> reply = new CompletableFuture<>();
-        Call<T> call = new Call<>(script, type, keys, args, reply);
-        if (functions.usable(script) && commands instanceof RedisAsyncCommands<byte[], byte[]> server) {
+    private <T> void send(RedisClusterAsyncCommands<byte[], byte[]> commands, Call<T> call) {
+        if (functions.usable(call.script) && commands instanceof RedisAsyncCommands<byte[], byte[]> server) {
             byFunction(server, call, true);
         } else {
             byScript(commands, call);
         }
-        return timeoutMillis > 0 ? reply.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS) : reply;
     }
 
     /**

@@ -3,7 +3,9 @@ package dev.distlock.redis;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * {@link RedisLockStore}'s operations on Lettuce's asynchronous API ({@link AsyncScripts}): the same scripts, keys
@@ -25,27 +27,27 @@ final class RedisAsyncLockStore implements AsyncLockStore {
     @Override
     public CompletionStage<AcquireResult> tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
-        return scripts.<List<?>>run(LockScripts.ACQUIRE,
-                arguments.acquire(name, token, leaseMillis, queue, waiterTimeoutMillis))
-                .thenApply(ScriptReplies::acquireResult);
+        return read(scripts.<List<?>>run(LockScripts.ACQUIRE,
+                arguments.acquire(name, token, leaseMillis, queue, waiterTimeoutMillis)), ScriptReplies::acquireResult);
     }
 
     @Override
     public CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
-        return scripts.<List<?>>run(LockScripts.LEAVE, arguments.leave(name, token, leaseMillis))
-                .thenApply(ScriptReplies::acquireResult);
+        return read(scripts.<List<?>>run(LockScripts.LEAVE, arguments.leave(name, token, leaseMillis)),
+                ScriptReplies::acquireResult);
     }
 
     @Override
     public CompletionStage<Boolean> release(String name, String token) {
-        return scripts.<List<?>>run(LockScripts.RELEASE, arguments.release(name, token))
-                .thenApply(replies::released);
+        return read(scripts.<List<?>>run(LockScripts.RELEASE, arguments.release(name, token)), replies::released);
     }
 
     @Override
     public CompletionStage<Void> abandon(String name, String token) {
-        return scripts.<List<?>>run(LockScripts.ABANDON, arguments.release(name, token))
-                .thenAccept(replies::released);
+        return read(scripts.<List<?>>run(LockScripts.ABANDON, arguments.release(name, token)), reply -> {
+            replies.released(reply);
+            return null;
+        });
     }
 
     @Override
@@ -60,11 +62,26 @@ final class RedisAsyncLockStore implements AsyncLockStore {
 
     @Override
     public CompletionStage<Long> remainingLeaseMillis(String name, String token) {
-        return scripts.<Long>run(LockScripts.REMAINING, arguments.remaining(name, token))
-                .thenApply(ScriptReplies::leaseLeft);
+        return read(scripts.<Long>run(LockScripts.REMAINING, arguments.remaining(name, token)),
+                ScriptReplies::leaseLeft);
     }
 
     private CompletionStage<Boolean> setLease(byte[][] keyAndArgs) {
-        return scripts.<Long>run(LockScripts.EXTEND, keyAndArgs).thenApply(reply -> reply == 1L);
+        return read(scripts.<Long>run(LockScripts.EXTEND, keyAndArgs), reply -> reply == 1L);
+    }
+
+    /**
+     * The call's reply read by {@code reading}. Cancelling the result cancels the call itself, which is then never
+     * sent if it still waits for a connection (how Redlock's interrupted node calls stop).
+     */
+    private static <T, R> CompletionStage<R> read(CompletionStage<T> reply, Function<? super T, ? extends R> reading) {
+        CompletableFuture<T> call = reply.toCompletableFuture();
+        CompletableFuture<R> read = call.thenApply(reading);
+        read.whenComplete((value, failure) -> {
+            if (read.isCancelled()) {
+                call.cancel(false);
+            }
+        });
+        return read;
     }
 }
