@@ -33,10 +33,13 @@ final class FunctionLibrary {
     static FunctionLibrary of(String common, List<LockScripts.Script> writes, List<LockScripts.Script> oomSafe,
             List<LockScripts.Script> reads) {
         StringBuilder body = new StringBuilder(common);
+        // the hash covers what each function is registered as, too: a name always stands for one library
+        StringBuilder kinds = new StringBuilder();
         for (List<LockScripts.Script> kind : List.of(writes, oomSafe, reads)) {
             kind.forEach(script -> body.append(script.body()).append('\n'));
+            kinds.append(kind.stream().map(LockScripts.Script::function).toList()).append(';');
         }
-        String name = "distlock_" + RedisScript.of(body.toString()).getSha1().substring(0, 12);
+        String name = "distlock_" + RedisScript.of(body + kinds.toString()).getSha1().substring(0, 12);
         StringBuilder code = new StringBuilder("#!lua name=").append(name).append('\n').append(body);
         register(code, name, writes, "");
         register(code, name, oomSafe, ", flags = { 'allow-oom' }");
