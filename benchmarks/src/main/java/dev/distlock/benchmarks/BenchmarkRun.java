@@ -207,6 +207,7 @@ public final class BenchmarkRun {
         try (RedisLockRegistry holding = RedisLockRegistry.builder(holders).keyPrefix("bench-async").build();
                 RedisLockRegistry registry = RedisLockRegistry.builder(waiting).keyPrefix("bench-async").build()) {
             results.add(report(check.oneName(holding, registry, waiters)));
+            check.oneNameOnVirtualThreads(holding, registry, waiters).map(this::report).ifPresent(results::add);
             for (int round = 0; round < ASYNC_ROUNDS; round++) {
                 results.add(report(check.floorDistinctNames(floor, distinct, options.asyncRounds())));
                 results.add(report(check.distinctNames(registry, distinct, options.asyncRounds())));

@@ -14,7 +14,9 @@ import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -74,6 +76,51 @@ public final class AsyncWaitersCheck {
             }
             return new AsyncResult("distlock: " + String.format("%,d", count) + " lockAsync() on one name", count,
                     seconds, sampler.idle, sampler.peak(), inOrder, redis);
+        }
+    }
+
+    /**
+     * The same waiters as {@link #oneName}, written the blocking way on virtual threads: {@code count} of them call
+     * {@code lock()} then {@code unlock()} on one name while another registry holds it (Java 21 or later; on Java 24
+     * and later a parked {@code synchronized} section no longer pins its carrier). Empty on an older Java. The
+     * threads start in order, but which one reaches the registry first is the scheduler's choice, so no order is
+     * judged.
+     */
+    public Optional<AsyncResult> oneNameOnVirtualThreads(LockRegistry holders, LockRegistry waiters, int count)
+            throws Exception {
+        Optional<VirtualThreads.Builder> virtual = VirtualThreads.builder();
+        if (virtual.isEmpty()) {
+            return Optional.empty();
+        }
+        FencedLock holder = holders.obtain("async-virtual");
+        FencedLock lock = waiters.obtain("async-virtual");
+        holder.lock();
+        try (ThreadSampler sampler = new ThreadSampler()) {
+            RedisCounters before = stats.read();
+            long start = System.nanoTime();
+            CountDownLatch done = new CountDownLatch(count);
+            AtomicInteger failed = new AtomicInteger();
+            for (int i = 0; i < count; i++) {
+                virtual.get().start(() -> {
+                    try {
+                        lock.lock();
+                        lock.unlock();
+                    } catch (RuntimeException failure) {
+                        failed.incrementAndGet();
+                    } finally {
+                        done.countDown();
+                    }
+                });
+            }
+            holder.unlock();
+            if (!done.await(WAIT_SECONDS, TimeUnit.SECONDS) || failed.get() > 0) {
+                throw new IllegalStateException("virtual threads: " + done.getCount() + " still waiting, "
+                        + failed.get() + " failed");
+            }
+            double seconds = seconds(start);
+            return Optional.of(new AsyncResult("distlock: " + String.format("%,d", count) + " lock() on one name, "
+                    + "one virtual thread each (Java " + Runtime.version().feature() + ")", count, seconds,
+                    sampler.idle, sampler.peak(), null, stats.read().minus(before)));
         }
     }
 
