@@ -26,10 +26,10 @@ final class AcknowledgedWrites implements AutoCloseable {
      * connection (after a failover the shared one may lead to another server), and counts as a transient failure:
      * the registry tries again within the wait.
      */
-    AcquireResult acquire(LockScripts.Script script, String name, String token, byte[][] keyAndArgs) {
+    AcquireResult acquire(LockScripts.Script script, String name, String token, byte[][] keysAndArgs) {
         return connections.apply(connection -> {
             LockScripts.Acknowledged<List<?>> reply = script.runAndWait(connection, acks.replicas(),
-                    acks.timeoutMillis(), keyAndArgs);
+                    acks.timeoutMillis(), keysAndArgs);
             AcquireResult result = ScriptReplies.acquireResult(reply.reply());
             if (result.acquired() && reply.replicas() < acks.replicas()) {
                 RuntimeException shortfall = acks.shortfall(name, "acquired", reply.replicas());
@@ -45,10 +45,10 @@ final class AcknowledgedWrites implements AutoCloseable {
     }
 
     /** Runs the script that sets a lease; a lease set that too few replicas acknowledged fails, as transient. */
-    boolean setLease(String name, byte[][] keyAndArgs) {
+    boolean setLease(String name, byte[][] keysAndArgs) {
         return connections.apply(connection -> {
             LockScripts.Acknowledged<Long> reply = LockScripts.EXTEND.runAndWait(connection, acks.replicas(),
-                    acks.timeoutMillis(), keyAndArgs);
+                    acks.timeoutMillis(), keysAndArgs);
             if (reply.reply() == 1L && reply.replicas() < acks.replicas()) {
                 throw acks.shortfall(name, "renewed", reply.replicas());
             }

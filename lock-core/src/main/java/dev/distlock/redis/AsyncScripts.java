@@ -81,13 +81,13 @@ final class AsyncScripts {
      * Sends {@code script}; the stage completes with its reply (a {@code List} for multi-bulk replies, a
      * {@code Long} for integers) or with what Redis or the client reported.
      *
-     * @param keyAndArgs the script's key, then its arguments
+     * @param keysAndArgs the script's keys ({@link LockScripts.Script#keyCount}), then its arguments
      */
-    <T> CompletionStage<T> run(LockScripts.Script script, byte[]... keyAndArgs) {
+    <T> CompletionStage<T> run(LockScripts.Script script, byte[]... keysAndArgs) {
         ScriptOutputType type = script.returnType() == ReturnType.MULTI ? ScriptOutputType.MULTI
                 : ScriptOutputType.INTEGER;
-        Call<T> call = new Call<>(script, type, new byte[][] {keyAndArgs[0]},
-                Arrays.copyOfRange(keyAndArgs, 1, keyAndArgs.length), new CompletableFuture<>());
+        Call<T> call = new Call<>(script, type, Arrays.copyOfRange(keysAndArgs, 0, script.keyCount()),
+                Arrays.copyOfRange(keysAndArgs, script.keyCount(), keysAndArgs.length), new CompletableFuture<>());
         RedisClusterAsyncCommands<byte[], byte[]> commands = shared;
         if (commands != null && isOpen(commands)) {
             send(commands, call);

@@ -20,17 +20,17 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class LockScripts {
 
-    static final Script ACQUIRE = load("acquire.lua", "acquire", ReturnType.MULTI);
-    static final Script LEAVE = load("leave.lua", "leave", ReturnType.MULTI);
-    static final Script RELEASE = load("release.lua", "release_lock", ReturnType.MULTI);
-    static final Script ABANDON = load("abandon.lua", "abandon", ReturnType.MULTI);
-    static final Script EXTEND = load("extend.lua", "extend", ReturnType.INTEGER);
-    static final Script REMAINING = load("remaining.lua", "remaining", ReturnType.INTEGER);
-    static final Script RAISE = load("raise.lua", "raise", ReturnType.INTEGER);
-    static final Script INSPECT = load("inspect.lua", "inspect", ReturnType.MULTI);
-    static final Script HELD = load("held.lua", "held", ReturnType.INTEGER);
-    static final Script ANNOUNCE = load("announce.lua", "announce", ReturnType.INTEGER);
-    static final Script ANNOUNCEMENT = load("announcement.lua", "announcement", ReturnType.MULTI);
+    static final Script ACQUIRE = load("acquire.lua", "acquire", ReturnType.MULTI, 3);
+    static final Script LEAVE = load("leave.lua", "leave", ReturnType.MULTI, 3);
+    static final Script RELEASE = load("release.lua", "release_lock", ReturnType.MULTI, 3);
+    static final Script ABANDON = load("abandon.lua", "abandon", ReturnType.MULTI, 3);
+    static final Script EXTEND = load("extend.lua", "extend", ReturnType.INTEGER, 1);
+    static final Script REMAINING = load("remaining.lua", "remaining", ReturnType.INTEGER, 1);
+    static final Script RAISE = load("raise.lua", "raise", ReturnType.INTEGER, 1);
+    static final Script INSPECT = load("inspect.lua", "inspect", ReturnType.MULTI, 3);
+    static final Script HELD = load("held.lua", "held", ReturnType.INTEGER, 1);
+    static final Script ANNOUNCE = load("announce.lua", "announce", ReturnType.INTEGER, 1);
+    static final Script ANNOUNCEMENT = load("announcement.lua", "announcement", ReturnType.MULTI, 1);
 
     /**
      * The operations of the hot path as one Redis function library, for {@code FCALL} on Redis 7 and Valkey: loaded
@@ -51,33 +51,35 @@ final class LockScripts {
 
     /**
      * One script: the Lua function {@code function} defined in {@code file}, run by {@code EVALSHA} as {@code text}
-     * (the shared functions, the file, and a call of the function), or by {@code FCALL} from {@link #LIBRARY}. Every
-     * script takes one key, the first of the keys and arguments it is given.
+     * (the shared functions, the file, and a call of the function), or by {@code FCALL} from {@link #LIBRARY}. The
+     * first {@code keyCount} of the keys and arguments it is given are keys: the lock's, and the queue's where the
+     * script may touch the queue.
      */
-    record Script(String file, String function, String body, byte[] text, String sha1, ReturnType returnType) {
+    record Script(String file, String function, String body, byte[] text, String sha1, ReturnType returnType,
+            int keyCount) {
 
         /**
          * Runs the script on a connection of {@code factory}.
          *
-         * @param keyAndArgs the key, then the arguments
+         * @param keysAndArgs the keys, then the arguments
          * @return a {@code List} of {@code Long} for multi-bulk replies, a {@code Long} for integer replies
          */
-        <T> T run(RedisConnectionFactory factory, byte[]... keyAndArgs) {
+        <T> T run(RedisConnectionFactory factory, byte[]... keysAndArgs) {
             try (RedisConnection connection = factory.getConnection()) {
-                return run(connection, keyAndArgs);
+                return run(connection, keysAndArgs);
             }
         }
 
         /** Runs the script on {@code connection}; see {@link #run(RedisConnectionFactory, byte[]...)}. */
         @SuppressWarnings("unchecked")
-        <T> T run(RedisConnection connection, byte[]... keyAndArgs) {
+        <T> T run(RedisConnection connection, byte[]... keysAndArgs) {
             try {
-                return (T) connection.scriptingCommands().evalSha(sha1, returnType, 1, keyAndArgs);
+                return (T) connection.scriptingCommands().evalSha(sha1, returnType, keyCount, keysAndArgs);
             } catch (RuntimeException ex) {
                 if (!isNoScript(ex)) {
                     throw ex;
                 }
-                return (T) connection.scriptingCommands().eval(text, returnType, 1, keyAndArgs);
+                return (T) connection.scriptingCommands().eval(text, returnType, keyCount, keysAndArgs);
             }
         }
 
@@ -90,16 +92,16 @@ final class LockScripts {
          */
         @SuppressWarnings("unchecked")
         <T> Acknowledged<T> runAndWait(RedisConnection connection, int replicas, long timeoutMillis,
-                byte[]... keyAndArgs) {
+                byte[]... keysAndArgs) {
             byte[] wantedReplicas = Integer.toString(replicas).getBytes(StandardCharsets.UTF_8);
             byte[] timeout = Long.toString(timeoutMillis).getBytes(StandardCharsets.UTF_8);
             boolean byText = false;
             while (true) {
                 connection.openPipeline();
                 if (byText) {
-                    connection.scriptingCommands().eval(text, returnType, 1, keyAndArgs);
+                    connection.scriptingCommands().eval(text, returnType, keyCount, keysAndArgs);
                 } else {
-                    connection.scriptingCommands().evalSha(sha1, returnType, 1, keyAndArgs);
+                    connection.scriptingCommands().evalSha(sha1, returnType, keyCount, keysAndArgs);
                 }
                 WaitCommand.send(connection, wantedReplicas, timeout);
                 try {
@@ -136,11 +138,11 @@ final class LockScripts {
     }
 
     /** The function {@code function} of {@code file}, preceded by the functions of {@code common.lua}. */
-    private static Script load(String file, String function, ReturnType returnType) {
+    private static Script load(String file, String function, ReturnType returnType, int keyCount) {
         String body = read(file);
         String text = read("common.lua") + body + "\nreturn " + function + "(KEYS, ARGV)\n";
         return new Script(file, function, body, text.getBytes(StandardCharsets.UTF_8), RedisScript.of(text).getSha1(),
-                returnType);
+                returnType, keyCount);
     }
 
     static String read(String file) {

@@ -66,8 +66,8 @@ final class RedisAsyncLockStore implements AsyncLockStore {
                 ScriptReplies::leaseLeft);
     }
 
-    private CompletionStage<Boolean> setLease(byte[][] keyAndArgs) {
-        return read(scripts.<Long>run(LockScripts.EXTEND, keyAndArgs), reply -> reply == 1L);
+    private CompletionStage<Boolean> setLease(byte[][] keysAndArgs) {
+        return read(scripts.<Long>run(LockScripts.EXTEND, keysAndArgs), reply -> reply == 1L);
     }
 
     /**

@@ -4,8 +4,7 @@ import dev.distlock.core.support.LockNames;
 
 /**
  * Maps lock names to Redis keys. Every key of one lock shares the hash tag {@code {name}}, so all of them
- * live in one Redis Cluster slot: the lock's own, and its queue's, which the scripts name after it
- * ({@code common.lua}). Inside the tag, {@code %} and {@code }} are percent-encoded: a name may
+ * live in one Redis Cluster slot: the lock's own and its queue's. Inside the tag, {@code %} and {@code }} are percent-encoded: a name may
  * contain any character and the tag still ends where it should and never comes out empty.
  */
 final class RedisKeys {
@@ -48,6 +47,16 @@ final class RedisKeys {
             }
         }
         return key.append('}').toString();
+    }
+
+    /** The list of waiter tokens, first come first served, that releases hand the lock to. */
+    String queue(String lockKey) {
+        return lockKey + ":queue";
+    }
+
+    /** The hash of the queued waiters' entries: deadline, lease, timeout and channel per token. */
+    String waiters(String lockKey) {
+        return lockKey + ":waiters";
     }
 
     /** Where registry {@code instance} announces who it is (application, host, pid, start). */

@@ -73,11 +73,11 @@ final class RedisLockStore implements LockStore {
     }
 
     /** Runs an acquiring script; with replica acknowledgement on, see {@link AcknowledgedWrites#acquire}. */
-    private AcquireResult acquired(LockScripts.Script script, String name, String token, byte[][] keyAndArgs) {
+    private AcquireResult acquired(LockScripts.Script script, String name, String token, byte[][] keysAndArgs) {
         if (!acks.enabled()) {
-            return ScriptReplies.acquireResult(script.run(redis, keyAndArgs));
+            return ScriptReplies.acquireResult(script.run(redis, keysAndArgs));
         }
-        return acknowledged.acquire(script, name, token, keyAndArgs);
+        return acknowledged.acquire(script, name, token, keysAndArgs);
     }
 
     @Override
@@ -112,11 +112,11 @@ final class RedisLockStore implements LockStore {
             return NativeCalls.awaited(onlyLonger ? async.renew(name, token, leaseMillis)
                     : async.extend(name, token, leaseMillis));
         }
-        byte[][] keyAndArgs = arguments.lease(name, token, leaseMillis, onlyLonger);
+        byte[][] keysAndArgs = arguments.lease(name, token, leaseMillis, onlyLonger);
         if (!acks.enabled()) {
-            return LockScripts.EXTEND.<Long>run(redis, keyAndArgs) == 1L;
+            return LockScripts.EXTEND.<Long>run(redis, keysAndArgs) == 1L;
         }
-        return acknowledged.setLease(name, keyAndArgs);
+        return acknowledged.setLease(name, keysAndArgs);
     }
 
     @Override
@@ -139,7 +139,7 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public LockSnapshot inspect(String name) {
-        return ScriptReplies.snapshot(LockScripts.INSPECT.run(redis, arguments.lock(name)));
+        return ScriptReplies.snapshot(LockScripts.INSPECT.run(redis, arguments.inspect(name)));
     }
 
     @Override

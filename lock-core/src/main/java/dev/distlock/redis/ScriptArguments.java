@@ -7,8 +7,8 @@ import java.util.Map;
 
 /**
  * The key and arguments each of the lock's scripts ({@link LockScripts}) takes, as the bytes sent to Redis: the
- * lock's key from {@link RedisKeys} (the scripts name its queue keys after it), followed by only the arguments the
- * script reads, in its order. Shared by the
+ * lock's key from {@link RedisKeys} (and its queue's two for the scripts that may touch the queue), followed by only
+ * the arguments the script reads, in its order. Shared by the
  * blocking and the asynchronous store, so both send the same.
  */
 final class ScriptArguments {
@@ -31,22 +31,26 @@ final class ScriptArguments {
         return bytes(keys.lock(name));
     }
 
-    /** The key and arguments of the acquire script: the waiter's timeout and channel only if it queues. */
+    /** The keys and arguments of the acquire script: the waiter's timeout and channel only if it queues. */
     byte[][] acquire(String name, String token, long leaseMillis, boolean queue, long waiterTimeoutMillis) {
         return queue
-                ? new byte[][] {lock(name), bytes(token), number(leaseMillis), number(waiterTimeoutMillis),
-                    inboxChannel}
-                : new byte[][] {lock(name), bytes(token), number(leaseMillis)};
+                ? withQueue(name, bytes(token), number(leaseMillis), number(waiterTimeoutMillis), inboxChannel)
+                : withQueue(name, bytes(token), number(leaseMillis));
     }
 
-    /** The key and arguments of the script that leaves the queue. */
+    /** The keys and arguments of the script that leaves the queue. */
     byte[][] leave(String name, String token, long leaseMillis) {
-        return new byte[][] {lock(name), bytes(token), number(leaseMillis)};
+        return withQueue(name, bytes(token), number(leaseMillis));
     }
 
-    /** The key and arguments of the release and abandon scripts. */
+    /** The keys and arguments of the release and abandon scripts. */
     byte[][] release(String name, String token) {
-        return new byte[][] {lock(name), bytes(token), fenceRetentionMillis};
+        return withQueue(name, bytes(token), fenceRetentionMillis);
+    }
+
+    /** The keys of the script that inspects lock {@code name}. */
+    byte[][] inspect(String name) {
+        return withQueue(name);
     }
 
     /** The key and arguments of the script that sets a lease ({@code onlyLonger}: a renewal). */
@@ -79,6 +83,17 @@ final class ScriptArguments {
     /** The key of the script that reads registry {@code instance}'s announcement. */
     byte[] announcement(String instance) {
         return bytes(keys.instance(instance));
+    }
+
+    /** The lock's key and its queue's two, then {@code args}. */
+    private byte[][] withQueue(String name, byte[]... args) {
+        String lock = keys.lock(name);
+        byte[][] keysAndArgs = new byte[3 + args.length][];
+        keysAndArgs[0] = bytes(lock);
+        keysAndArgs[1] = bytes(keys.queue(lock));
+        keysAndArgs[2] = bytes(keys.waiters(lock));
+        System.arraycopy(args, 0, keysAndArgs, 3, args.length);
+        return keysAndArgs;
     }
 
     private static byte[] number(long value) {

@@ -1,9 +1,9 @@
 -- Clean-up of an acquisition whose outcome is unknown: takes its token out of the queue and releases the lock if
 -- the token holds it (handing it to the next live waiter).
--- KEYS[1] the lock (see common.lua)
+-- KEYS: the lock, queue and waiters keys (see common.lua)
 -- ARGV[1] the owner token, ARGV[2] the fence retention in ms
 -- Returns what release.lua returns.
 local function abandon(keys, args)
-  leave_queue(keys[1], args[1])
-  return release(keys[1], args[1], args[2])
+  leave_queue(keys, args[1])
+  return release(keys, args[1], args[2])
 end

@@ -1,7 +1,7 @@
 -- Takes the lock if it is free and no live waiter is queued before the caller, or finds that it was handed to the
 -- caller (or taken by an earlier run of this very try) and extends it to the caller's lease; otherwise, if asked,
 -- queues the caller or moves its entry's deadline.
--- KEYS[1] the lock (see common.lua)
+-- KEYS: the lock, queue and waiters keys (see common.lua)
 -- ARGV[1] the owner token of this acquisition
 -- ARGV[2] the lease in milliseconds
 -- ARGV[3] (only to queue the caller if the lock is busy) the caller's waiter timeout in milliseconds: its entry
@@ -35,16 +35,16 @@ local function acquire(keys, args)
   if not value then
     -- taken, with the clock for a token as none was kept; unless a lease ran out with waiters queued: the first
     -- live one gets it
-    if redis.call('EXISTS', lock .. ':queue') == 1 then
-      local waiter = pop_live_waiter(lock, now_ms)
+    if redis.call('EXISTS', keys[2]) == 1 then
+      local waiter = pop_live_waiter(keys, now_ms)
       if waiter and waiter.token ~= token then
         hand_over(lock, waiter, now_us, NOBODY, NOBODY, now_ms)
         if timeout then
-          enqueue(lock, token, lease, timeout, channel, now_ms)
+          enqueue(keys, token, lease, timeout, channel, now_ms)
         end
         return { 0, math.min(waiter.lease, waiter.timeout), now_ms }
       end
-      if redis.call('EXISTS', lock .. ':queue') == 1 then
+      if redis.call('EXISTS', keys[2]) == 1 then
         redis.call('SET', lock, compose(token, now_us, 'q', NOBODY, NOBODY), 'KEEPTTL')
       end
     end
@@ -70,7 +70,7 @@ local function acquire(keys, args)
     return { 1, fence, now_ms }
   end
   -- busy: another owner's, or a value that is no lock's (nobody's to take)
-  if timeout and enqueue(lock, token, lease, timeout, channel, now_ms) and owner and mark ~= 'q' then
+  if timeout and enqueue(keys, token, lease, timeout, channel, now_ms) and owner and mark ~= 'q' then
     -- a new entry: the owner's release must look in the queue
     redis.call('SET', lock, compose(owner, fence, 'q', released, before), 'KEEPTTL')
   end

@@ -8,7 +8,9 @@
 --   released  the last two owners whose release freed or handed over the lock ('-' for none)
 --   mark      'q' once a waiter queued behind the holder (its release looks in the queue), else '-'
 -- While the lock is held the key lives for the lease; while free for the fence retention. Waiters, only while
--- some process waits, have two more keys in the same hash slot (same hash tag), named after KEYS[1]:
+-- some process waits, have two more keys in the same hash slot (same hash tag), which the scripts that queue or
+-- hand over take as KEYS[2] and KEYS[3] (declared, so that a cluster slot in migration is refused before a script
+-- runs, never half-way through it):
 --   <lock>:queue    waiter tokens in arrival order
 --   <lock>:waiters  token -> '<deadline ms> <lease ms> <timeout ms> <channel>'; an entry is live until its
 --                   deadline (server clock), which each try of its waiter moves to now + timeout
@@ -83,8 +85,8 @@ local function next_fence(last, now_us)
 end
 
 -- Takes the first waiter whose entry is live out of the queue, dropping dead entries before it; nil if none.
-local function pop_live_waiter(lock, now_ms)
-  local queue, waiters = lock .. ':queue', lock .. ':waiters'
+local function pop_live_waiter(keys, now_ms)
+  local queue, waiters = keys[2], keys[3]
   while true do
     local token = redis.call('LPOP', queue)
     if not token then
@@ -102,9 +104,9 @@ local function pop_live_waiter(lock, now_ms)
 end
 
 -- Takes the token out of the queue.
-local function leave_queue(lock, token)
-  if redis.call('HDEL', lock .. ':waiters', token) == 1 then
-    redis.call('LREM', lock .. ':queue', 0, token)
+local function leave_queue(keys, token)
+  if redis.call('HDEL', keys[3], token) == 1 then
+    redis.call('LREM', keys[2], 0, token)
   end
 end
 
@@ -124,8 +126,8 @@ end
 
 -- Queues the token, or moves its entry's deadline; keeps the queue alive as long as its longest-lived entry,
 -- so waiters with different timeouts never cut each other's entries short. Returns whether it was new.
-local function enqueue(lock, token, lease, timeout, channel, now_ms)
-  local queue, waiters = lock .. ':queue', lock .. ':waiters'
+local function enqueue(keys, token, lease, timeout, channel, now_ms)
+  local queue, waiters = keys[2], keys[3]
   local entry = fmt(now_ms + timeout) .. ' ' .. lease .. ' ' .. timeout .. ' ' .. channel
   local new = redis.call('HSET', waiters, token, entry) == 1
   local fresh = new and redis.call('RPUSH', queue, token) == 1
@@ -162,7 +164,8 @@ end
 -- Releases the lock if the token holds it: hands it to the first live waiter, or frees it. Returns {1} or
 -- {1, PUBLISH error} if released (also when a release run again finds that its first run took effect), {0} if
 -- the lock is not the token's.
-local function release(lock, token, retention)
+local function release(keys, token, retention)
+  local lock = keys[1]
   local value = read(lock)
   local fence, mark, released
   if owns(value, token) then
@@ -175,7 +178,7 @@ local function release(lock, token, retention)
   end
   if mark == 'q' then
     local now_ms, now_us = clock()
-    local waiter = pop_live_waiter(lock, now_ms)
+    local waiter = pop_live_waiter(keys, now_ms)
     local next = waiter and next_fence(tonumber(fence), now_us)
     if next then
       local refused = hand_over(lock, waiter, next, token, released, now_ms)

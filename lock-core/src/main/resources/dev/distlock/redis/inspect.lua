@@ -1,12 +1,12 @@
 -- What a lock is now, for an operator: who holds it, with which fencing token and lease left, and how many waiters
 -- are queued with live entries. Changes nothing.
--- KEYS[1] the lock (see common.lua)
+-- KEYS: the lock, queue and waiters keys (see common.lua)
 -- Returns {owner token or '', fencing token (0 if unknown), PTTL (-2: free, -1: no expiry), live waiters}.
 local function inspect(keys)
   local lock = keys[1]
   local now_ms = clock()
   local waiting = 0
-  local entries = redis.call('HGETALL', lock .. ':waiters')
+  local entries = redis.call('HGETALL', keys[3])
   for i = 2, #entries, 2 do
     local deadline = tonumber(string.match(entries[i], '^(%d+)'))
     if deadline and deadline >= now_ms then

@@ -1,10 +1,10 @@
 -- Releases the lock if it is held under the given token; never touches another owner's hold. If live waiters are
 -- queued, hands the lock to the first of them instead, with a new fencing token, and tells it on the channel its
 -- entry names.
--- KEYS[1] the lock (see common.lua)
+-- KEYS: the lock, queue and waiters keys (see common.lua)
 -- ARGV[1] the owner token, ARGV[2] how long the freed lock keeps its last token (fence retention), in ms
 -- Returns {1} if released (or {1, error} if the hand-off notice was refused), {0} if the lock was not held under
 -- the token (expired and taken, deleted or taken over).
 local function release_lock(keys, args)
-  return release(keys[1], args[1], args[2])
+  return release(keys, args[1], args[2])
 end

@@ -23,8 +23,7 @@ class RedisKeysTest {
             String lock = keys.lock(name);
             String tag = hashTag(lock);
             assertThat(tag).as(name).isNotEmpty();
-            // the scripts name the queue keys after the lock: '<lock>:queue', '<lock>:waiters'
-            assertThat(List.of(hashTag(lock + ":queue"), hashTag(lock + ":waiters"))).as(name).containsOnly(tag);
+            assertThat(List.of(hashTag(keys.queue(lock)), hashTag(keys.waiters(lock)))).as(name).containsOnly(tag);
         }
     }
 
