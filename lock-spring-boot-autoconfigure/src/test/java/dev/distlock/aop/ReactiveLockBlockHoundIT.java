@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -93,13 +94,7 @@ class ReactiveLockBlockHoundIT {
     @Test
     void twoHundredSubscriptionsOnOneNameWaitAndReleaseWithoutBlockingAWatchedThread() {
         Counter counter = context.getBean(Counter.class);
-        List<Mono<Integer>> calls = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            calls.add(counter.increment("one"));
-        }
-
-        List<Integer> results = Flux.merge(Flux.fromIterable(calls), calls.size()).collectList()
-                .block(Duration.ofSeconds(100));
+        List<Integer> results = subscribedAtOnce(200, i -> counter.increment("one"));
 
         assertThat(results).hasSize(200);
         assertThat(counter.value()).as("increments, each a read and a write apart").isEqualTo(200);
@@ -110,13 +105,7 @@ class ReactiveLockBlockHoundIT {
     @Test
     void twoHundredSubscriptionsOnDistinctNamesLockWithoutBlockingAWatchedThread() {
         Counter counter = context.getBean(Counter.class);
-        List<Mono<Integer>> calls = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            calls.add(counter.touch("name-" + i));
-        }
-
-        List<Integer> results = Flux.merge(Flux.fromIterable(calls), calls.size()).collectList()
-                .block(Duration.ofSeconds(100));
+        List<Integer> results = subscribedAtOnce(200, i -> counter.touch("name-" + i));
 
         assertThat(results).hasSize(200);
         assertThat(blocked).as("blocking calls on threads that must not block").isEmpty();
@@ -125,13 +114,7 @@ class ReactiveLockBlockHoundIT {
     @Test
     void twoHundredSuspendCallsOnOneNameWaitAndReleaseWithoutBlockingAWatchedThread() {
         SuspendCounter counter = context.getBean(SuspendCounter.class);
-        List<Mono<Integer>> calls = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            calls.add(SuspendCounter.incrementing(counter, "one"));
-        }
-
-        List<Integer> results = Flux.merge(Flux.fromIterable(calls), calls.size()).collectList()
-                .block(Duration.ofSeconds(100));
+        List<Integer> results = subscribedAtOnce(200, i -> SuspendCounter.incrementing(counter, "one"));
 
         assertThat(results).hasSize(200);
         assertThat(counter.value()).as("increments, each a read and a write a suspension apart").isEqualTo(200);
@@ -162,6 +145,15 @@ class ReactiveLockBlockHoundIT {
 
         assertThat(counter.later()).as("increments, each a read and a write apart").isEqualTo(200);
         assertThat(blocked).as("blocking calls on threads that must not block").isEmpty();
+    }
+
+    /** {@code count} calls made, then all subscribed at once; their results (at most 100 s). */
+    private static List<Integer> subscribedAtOnce(int count, IntFunction<Mono<Integer>> call) {
+        List<Mono<Integer>> calls = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            calls.add(call.apply(i));
+        }
+        return Flux.merge(Flux.fromIterable(calls), calls.size()).collectList().block(Duration.ofSeconds(100));
     }
 
     /** Lettuce's event loops, the registry's step threads and its timer (Reactor marks its own threads). */
