@@ -88,12 +88,15 @@ public @interface DistributedLock {
     /** What a call does when it could not acquire its lock in time. */
     enum TimeoutAction {
 
-        /** Throw {@link dev.distlock.core.LockTimeoutException}, naming the lock, the key and the time waited. */
+        /**
+         * Throw {@link dev.distlock.core.LockTimeoutException}, naming the lock, the key and the time waited (as the
+         * failure of the returned future or the error signal for asynchronous and reactive methods).
+         */
         FAIL,
 
         /**
          * Skip the method and return "nothing": {@code null} for objects, {@code Optional.empty()} for
-         * {@code Optional}, zero/false for primitives, a completed future of {@code null} for
+         * {@code Optional}, zero/false for primitives, a future completed with {@code null} for
          * {@code CompletionStage}/{@code CompletableFuture}, and an empty {@code Mono}/{@code Flux}.
          */
         SKIP

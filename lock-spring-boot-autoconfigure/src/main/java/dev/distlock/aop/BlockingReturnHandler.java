@@ -3,7 +3,11 @@ package dev.distlock.aop;
 import java.lang.reflect.Array;
 import java.util.Optional;
 
-/** Plain and {@code void} methods: the lock is held exactly while the method runs on the calling thread. */
+/**
+ * Plain and {@code void} methods: the lock is held exactly while the method runs on the calling thread. A call
+ * nested in one that holds the same lock on this thread re-enters that hold, or runs under it when no thread owns it
+ * (a {@code Mono} or {@code CompletionStage} method's body).
+ */
 final class BlockingReturnHandler implements ReturnHandler {
 
     /** What a skipped call returns. */
@@ -15,6 +19,10 @@ final class BlockingReturnHandler implements ReturnHandler {
 
     @Override
     public Object execute(LockCall call) throws Throwable {
+        LockContext outer = call.isHeldByCurrentThread() ? null : call.enclosingDetached();
+        if (outer != null) {
+            return call.invokeUnder(outer);
+        }
         LockContext held = call.acquire();
         if (held == null) {
             return nothing;

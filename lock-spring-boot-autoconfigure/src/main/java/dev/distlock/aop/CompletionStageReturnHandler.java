@@ -5,42 +5,91 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
- * {@code CompletionStage}/{@code CompletableFuture} methods: the lock is acquired on the calling thread and
- * held until the returned stage completes, then released without blocking the thread that completed it. The caller
- * gets a stage that completes after the release, with the method's value or failure (a release failure added to
- * the method's failure, or failing the stage if the method succeeded).
+ * {@code CompletionStage}/{@code CompletableFuture} methods: the call returns a stage at once and blocks no thread.
+ * The lock is acquired as a pending future ({@link dev.distlock.core.FencedLock#tryLockAsync}), then the method runs
+ * on the application's task executor ({@link MethodExecutors}) and the lock is held until the stage it returned
+ * completes; it is released without blocking the thread that completed it. The caller's stage completes after the
+ * release: with the method's value, or its failure (a release failure added to it), or the release's failure.
+ * Failing to lock, or a method that throws, fails the stage; a skipped call completes it with {@code null};
+ * cancelling it while the call waits for the lock leaves the queue.
  *
- * <p>A call nested in a call that holds the same lock on this thread runs under the outer hold and gives
- * its count back when it returns: the outer call decides how long the lock lives.
+ * <p>A call nested in one that holds the same lock on this thread runs at once under that hold, which decides how
+ * long the lock lives.
  */
 final class CompletionStageReturnHandler implements ReturnHandler {
 
+    /** Runs nested calls as a plain method, with the stage they return. */
+    private final ReturnHandler nested = new BlockingReturnHandler(CompletionStage.class);
+
     @Override
-    public Object execute(LockCall call) throws Throwable {
-        LockContext held = call.acquire();
-        if (held == null) {
-            return CompletableFuture.completedFuture(null);
+    public Object execute(LockCall call) {
+        if (call.isHeldByCurrentThread() || call.enclosingDetached() != null) {
+            try {
+                return nested.execute(call);
+            } catch (Throwable failure) {
+                return CompletableFuture.failedFuture(failure);
+            }
         }
-        boolean nested = call.isNested();
-        Object result = call.invokeOrRelease(held);
-        if (result == null || nested) {
-            held.release();
-            return result;
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        CompletableFuture<LockContext> acquiring = call.acquireAsync();
+        acquiring.whenComplete((held, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(failure);
+            } else if (held == null) {
+                result.complete(null); // skipped
+            } else if (result.isDone()) {
+                held.releaseQuietly(); // cancelled meanwhile
+            } else {
+                start(call, held, result);
+            }
+        });
+        result.whenComplete((value, error) -> {
+            if (result.isCancelled()) {
+                acquiring.cancel(true);
+            }
+        });
+        return result;
+    }
+
+    @Override
+    public Object failed(RuntimeException failure) {
+        return CompletableFuture.failedFuture(failure);
+    }
+
+    private static void start(LockCall call, LockContext held, CompletableFuture<Object> result) {
+        try {
+            call.methodExecutor().execute(() -> run(call, held, result));
+        } catch (RuntimeException rejected) {
+            release(held, null, rejected, result);
         }
-        // from here on no thread owns the hold: it is released without blocking the thread that completes the stage
-        held.detach();
-        CompletableFuture<Object> released = new CompletableFuture<>();
-        ((CompletionStage<?>) result).whenComplete((value, error) -> held.releaseAsync(error)
-                .whenComplete((done, releaseFailure) -> {
-                    if (error != null) {
-                        released.completeExceptionally(error); // a release failure is added to it
-                    } else if (releaseFailure != null) {
-                        released.completeExceptionally(releaseFailure instanceof CompletionException wrapped
-                                && wrapped.getCause() != null ? wrapped.getCause() : releaseFailure);
-                    } else {
-                        released.complete(value);
-                    }
-                }));
-        return released;
+    }
+
+    /** Invokes the method under {@code held} and releases when the stage it returned completes. */
+    private static void run(LockCall call, LockContext held, CompletableFuture<Object> result) {
+        Object stage;
+        try {
+            stage = call.invoke(held);
+        } catch (Throwable failure) {
+            release(held, null, failure, result);
+            return;
+        }
+        if (stage == null) {
+            release(held, null, null, result);
+            return;
+        }
+        ((CompletionStage<?>) stage).whenComplete((value, error) -> release(held, value, error, result));
+    }
+
+    private static void release(LockContext held, Object value, Throwable failure, CompletableFuture<Object> result) {
+        held.releaseAsync(failure).whenComplete((done, releaseFailure) -> {
+            if (failure != null) {
+                result.completeExceptionally(failure); // a release failure is added to it
+            } else if (releaseFailure != null) {
+                result.completeExceptionally(releaseFailure instanceof CompletionException wrapped
+                        && wrapped.getCause() != null ? wrapped.getCause() : releaseFailure);
+            } else {
+                result.complete(value);
+            }
+        });
     }
 }

@@ -40,7 +40,8 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             Supplier<LockCallObserver> observer) {
         LockKeyEvaluator keys = new LockKeyEvaluator(beanFactory);
         this.operations = new LockOperationSource(new LockOperationFactory(keys, defaults, beanFactory));
-        this.execution = new LockExecution(SingletonSupplier.of(registry), keys, SingletonSupplier.of(observer));
+        this.execution = new LockExecution(SingletonSupplier.of(registry), keys, SingletonSupplier.of(observer),
+                SingletonSupplier.of(() -> MethodExecutors.find(beanFactory)));
     }
 
     /** Runs the invocation under its lock, or just proceeds when the method is not annotated. */

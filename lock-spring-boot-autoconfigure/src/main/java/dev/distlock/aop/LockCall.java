@@ -12,6 +12,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /** One call of an annotated method: its operation, its lock (key already evaluated) and the method. */
 final class LockCall {
@@ -21,14 +22,16 @@ final class LockCall {
     private final FencedLock lock;
     private final MethodInvoker invoker;
     private final LockCallObserver observer;
+    private final Executor methodExecutor;
 
     LockCall(LockOperation operation, LockRegistry registry, FencedLock lock, MethodInvoker invoker,
-            LockCallObserver observer) {
+            LockCallObserver observer, Executor methodExecutor) {
         this.operation = operation;
         this.registry = registry;
         this.lock = lock;
         this.invoker = invoker;
         this.observer = observer;
+        this.methodExecutor = methodExecutor;
     }
 
     /**
@@ -56,7 +59,7 @@ final class LockCall {
             throw ex;
         }
         if (acquired) {
-            return LockContext.ofThread(lock, operation.label(), operation.holdAtLeast(),
+            return LockContext.ofThread(lock, registry, operation.label(), operation.holdAtLeast(),
                     observed.acquired(lock.fencingToken()));
         }
         if (skips) {
@@ -98,7 +101,7 @@ final class LockCall {
                 observed.missed(failure instanceof CancellationException ? Missed.INTERRUPTED : Missed.ERROR, failure);
                 result.completeExceptionally(failure);
             } else if (hold != null) {
-                LockContext held = LockContext.ofDetached(hold, operation.label(), operation.holdAtLeast(),
+                LockContext held = LockContext.ofDetached(hold, registry, operation.label(), operation.holdAtLeast(),
                         observed.acquired(hold.fencingToken()));
                 if (!result.complete(held)) {
                     held.releaseQuietly(); // the subscriber left meanwhile
@@ -120,14 +123,29 @@ final class LockCall {
         return result;
     }
 
-    /** Whether the current thread held the lock already before this call acquired it (a nested call). */
-    boolean isNested() {
-        return lock.holdCount() > 1;
+    /** Whether the current thread holds the lock already: the call re-enters that hold. */
+    boolean isHeldByCurrentThread() {
+        return lock.isHeldByCurrentThread();
+    }
+
+    /** The hold without an owning thread of an annotated call this one is nested in on this thread, or {@code null}. */
+    LockContext enclosingDetached() {
+        return LockContext.enclosingDetached(registry, lock.name());
+    }
+
+    /** Where the method runs when the lock was acquired without blocking the caller. */
+    Executor methodExecutor() {
+        return methodExecutor;
     }
 
     /** Invokes the method with {@code held} as the current {@link LockContext}. */
     Object invoke(LockContext held) throws Throwable {
         return held.invokeCurrent(invoker);
+    }
+
+    /** Invokes the method under {@code outer}, the hold of a call this one is nested in. */
+    Object invokeUnder(LockContext outer) throws Throwable {
+        return outer.invokeNested(invoker);
     }
 
     /** Like {@link #invoke}, but releases {@code held} at once if the method throws. */

@@ -36,6 +36,8 @@ public final class LockContext {
     private static final ThreadLocal<ArrayDeque<LockContext>> STACK = new ThreadLocal<>();
 
     private final String key;
+    /** The registry the lock comes from: a nested call on the same key of the same registry runs under this hold. */
+    private final Object registry;
     private final String label;
     private final long fencingToken;
     /** The hold as its acquiring thread sees it. */
@@ -45,13 +47,14 @@ public final class LockContext {
     private final Duration holdAtLeast;
     private final long startNanos;
     private final Holding observed;
-    /** Set once the hold is handed over to be released from any thread (asynchronous results). */
-    private volatile DetachedLock detached;
+    /** The hold when no thread owns it (acquired without blocking), else {@code null}. */
+    private final DetachedLock detached;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    private LockContext(String key, long fencingToken, FencedLock lock, Thread owner, DetachedLock detached,
-            String label, Duration holdAtLeast, Holding observed) {
+    private LockContext(String key, Object registry, long fencingToken, FencedLock lock, Thread owner,
+            DetachedLock detached, String label, Duration holdAtLeast, Holding observed) {
         this.key = key;
+        this.registry = registry;
         this.label = label;
         this.fencingToken = fencingToken;
         this.lock = lock;
@@ -68,14 +71,17 @@ public final class LockContext {
      * @param holdAtLeast how long from now the lock stays taken at least, even if released sooner
      * @param observed the observer of the hold
      */
-    static LockContext ofThread(FencedLock lock, String label, Duration holdAtLeast, Holding observed) {
-        return new LockContext(lock.name(), lock.fencingToken(), lock, Thread.currentThread(), null, label,
+    static LockContext ofThread(FencedLock lock, Object registry, String label, Duration holdAtLeast,
+            Holding observed) {
+        return new LockContext(lock.name(), registry, lock.fencingToken(), lock, Thread.currentThread(), null, label,
                 holdAtLeast, observed);
     }
 
     /** A hold that no thread owns, acquired without blocking; see {@link #ofThread}. */
-    static LockContext ofDetached(DetachedLock hold, String label, Duration holdAtLeast, Holding observed) {
-        return new LockContext(hold.name(), hold.fencingToken(), null, null, hold, label, holdAtLeast, observed);
+    static LockContext ofDetached(DetachedLock hold, Object registry, String label, Duration holdAtLeast,
+            Holding observed) {
+        return new LockContext(hold.name(), registry, hold.fencingToken(), null, null, hold, label, holdAtLeast,
+                observed);
     }
 
     /**
@@ -93,6 +99,23 @@ public final class LockContext {
     public static Optional<LockContext> find() {
         ArrayDeque<LockContext> stack = STACK.get();
         return stack != null ? Optional.ofNullable(stack.peek()) : Optional.empty();
+    }
+
+    /**
+     * The innermost hold of {@code key} from {@code registry} that no thread owns (acquired without blocking) among
+     * the annotated calls running on this thread, or {@code null}: a call nested in it runs under it, since it cannot
+     * re-enter it as it re-enters a hold of its thread.
+     */
+    static LockContext enclosingDetached(Object registry, String key) {
+        ArrayDeque<LockContext> stack = STACK.get();
+        if (stack != null) {
+            for (LockContext outer : stack) {
+                if (outer.detached != null && outer.registry == registry && outer.key.equals(key) && outer.isHeld()) {
+                    return outer;
+                }
+            }
+        }
+        return null;
     }
 
     /** The evaluated lock name, e.g. {@code order:42}. */
@@ -130,6 +153,15 @@ public final class LockContext {
 
     /** Runs the method with this context as the innermost one of the current thread. */
     Object invokeCurrent(MethodInvoker invoker) throws Throwable {
+        return asCurrent(() -> observed.around(invoker));
+    }
+
+    /** Runs the method of a call nested in this one under this hold, as the innermost context of this thread. */
+    Object invokeNested(MethodInvoker invoker) throws Throwable {
+        return asCurrent(invoker);
+    }
+
+    private Object asCurrent(MethodInvoker invoker) throws Throwable {
         ArrayDeque<LockContext> stack = STACK.get();
         if (stack == null) {
             stack = new ArrayDeque<>(4);
@@ -137,18 +169,13 @@ public final class LockContext {
         }
         stack.push(this);
         try {
-            return observed.around(invoker);
+            return invoker.invoke();
         } finally {
             stack.pop();
             if (stack.isEmpty()) {
                 STACK.remove();
             }
         }
-    }
-
-    /** Hands the hold over so that any thread can release it; called on the acquiring thread. */
-    void detach() {
-        detached = lock.detach();
     }
 
     /**

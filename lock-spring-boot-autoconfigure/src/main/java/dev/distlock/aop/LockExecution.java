@@ -3,6 +3,7 @@ package dev.distlock.aop;
 import dev.distlock.core.DistributedLockException;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockRegistry;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
@@ -15,15 +16,19 @@ final class LockExecution {
     private final Supplier<LockRegistry> registry;
     private final LockKeyEvaluator keys;
     private final Supplier<LockCallObserver> observer;
+    private final Supplier<Executor> methodExecutor;
 
     /**
      * @param registry asked on each call (the supplier caches), since advisors exist before the registry
      * @param observer likewise
+     * @param methodExecutor likewise: where methods acquired for without blocking run ({@link MethodExecutors})
      */
-    LockExecution(Supplier<LockRegistry> registry, LockKeyEvaluator keys, Supplier<LockCallObserver> observer) {
+    LockExecution(Supplier<LockRegistry> registry, LockKeyEvaluator keys, Supplier<LockCallObserver> observer,
+            Supplier<Executor> methodExecutor) {
         this.registry = registry;
         this.keys = keys;
         this.observer = observer;
+        this.methodExecutor = methodExecutor;
     }
 
     /**
@@ -41,6 +46,7 @@ final class LockExecution {
         } catch (DistributedLockException keyFailure) {
             return operation.returnHandler().failed(keyFailure);
         }
-        return operation.returnHandler().execute(new LockCall(operation, locks, lock, invoker, observer.get()));
+        return operation.returnHandler().execute(new LockCall(operation, locks, lock, invoker, observer.get(),
+                methodExecutor.get()));
     }
 }

@@ -10,9 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
@@ -31,10 +28,11 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import reactor.blockhound.BlockHound;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
- * Annotated {@code Mono} methods, Kotlin {@code suspend} functions and {@code CompletableFuture} methods whose futures
- * complete on Reactor's threads, on a real redis-server through Lettuce's shared connection (Spring Boot's default),
+ * Annotated {@code Mono} methods, Kotlin {@code suspend} functions and {@code CompletableFuture} methods called and
+ * completed on Reactor's threads, on a real redis-server through Lettuce's shared connection (Spring Boot's default),
  * with BlockHound watching every thread that must never block: Lettuce's event loops, Reactor's parallel threads,
  * the registry's timer and its step threads (where non-blocking calls run and answers are handled). From the
  * acquisition to the release, contended or not, nothing blocks there, the first connection to Redis included (made
@@ -122,27 +120,13 @@ class ReactiveLockBlockHoundIT {
     }
 
     @Test
-    void futuresCompletedOnReactorsParallelThreadsReleaseWithoutBlockingThem() throws Exception {
+    void futureMethodsCalledAndCompletedOnReactorsParallelThreadsNeverBlockThem() {
         Counter counter = context.getBean(Counter.class);
-        ExecutorService callers = Executors.newFixedThreadPool(8);
-        try {
-            List<Future<Integer>> calls = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                calls.add(callers.submit(() -> {
-                    int last = 0;
-                    for (int call = 0; call < 25; call++) {
-                        last = counter.incrementLater("later").get(60, TimeUnit.SECONDS);
-                    }
-                    return last;
-                }));
-            }
-            for (Future<Integer> call : calls) {
-                call.get(100, TimeUnit.SECONDS);
-            }
-        } finally {
-            callers.shutdownNow();
-        }
+        // each call is made on a parallel thread: it returns at once, the wait for the lock being a pending future
+        List<Integer> results = subscribedAtOnce(200, i -> Mono.defer(() -> Mono.fromFuture(
+                counter.incrementLater("later"))).subscribeOn(Schedulers.parallel()));
 
+        assertThat(results).hasSize(200).doesNotHaveDuplicates();
         assertThat(counter.later()).as("increments, each a read and a write apart").isEqualTo(200);
         assertThat(blocked).as("blocking calls on threads that must not block").isEmpty();
     }
