@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 /** One call of an annotated method: its operation, its lock (key already evaluated) and the method. */
 final class LockCall {
@@ -22,10 +23,10 @@ final class LockCall {
     private final FencedLock lock;
     private final MethodInvoker invoker;
     private final LockCallObserver observer;
-    private final Executor methodExecutor;
+    private final Supplier<Executor> methodExecutor;
 
     LockCall(LockOperation operation, LockRegistry registry, FencedLock lock, MethodInvoker invoker,
-            LockCallObserver observer, Executor methodExecutor) {
+            LockCallObserver observer, Supplier<Executor> methodExecutor) {
         this.operation = operation;
         this.registry = registry;
         this.lock = lock;
@@ -135,7 +136,7 @@ final class LockCall {
 
     /** Where the method runs when the lock was acquired without blocking the caller. */
     Executor methodExecutor() {
-        return methodExecutor;
+        return methodExecutor.get();
     }
 
     /** Invokes the method with {@code held} as the current {@link LockContext}. */

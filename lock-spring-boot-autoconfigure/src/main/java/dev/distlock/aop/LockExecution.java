@@ -47,6 +47,6 @@ final class LockExecution {
             return operation.returnHandler().failed(keyFailure);
         }
         return operation.returnHandler().execute(new LockCall(operation, locks, lock, invoker, observer.get(),
-                methodExecutor.get()));
+                methodExecutor));
     }
 }
