@@ -56,6 +56,8 @@ public final class BenchmarkRun {
     private static final int MEMORY_THREADS = 4;
     /** The distinct-names measurement alternates floor and distlock this many times. */
     private static final int ASYNC_ROUNDS = 3;
+    /** The work under each lock of the annotated waiters (and of the virtual threads they are compared with). */
+    private static final Duration ASYNC_BODY = Duration.ofMillis(1);
     /** Measured runs of each case of the cost check. */
     private static final int COST_RUNS = 5;
     private static final Duration COST_WAIT = Duration.ofSeconds(1);
@@ -207,10 +209,16 @@ public final class BenchmarkRun {
         try (RedisLockRegistry holding = RedisLockRegistry.builder(holders).keyPrefix("bench-async").build();
                 RedisLockRegistry registry = RedisLockRegistry.builder(waiting).keyPrefix("bench-async").build()) {
             results.add(report(check.oneName(holding, registry, waiters)));
-            check.oneNameOnVirtualThreads(holding, registry, waiters).map(this::report).ifPresent(results::add);
+            check.oneNameOnVirtualThreads(holding, registry, waiters, Duration.ZERO).map(this::report)
+                    .ifPresent(results::add);
+            // issue 18's budget: annotated Monos with a 1 ms body against the blocking API on virtual threads
+            results.add(report(check.oneNameAnnotated(holding, registry, waiters, ASYNC_BODY)));
+            check.oneNameOnVirtualThreads(holding, registry, waiters, ASYNC_BODY).map(this::report)
+                    .ifPresent(results::add);
             for (int round = 0; round < ASYNC_ROUNDS; round++) {
                 results.add(report(check.floorDistinctNames(floor, distinct, options.asyncRounds())));
                 results.add(report(check.distinctNames(registry, distinct, options.asyncRounds())));
+                results.add(report(check.distinctNamesAnnotated(registry, distinct, options.asyncRounds())));
             }
         } finally {
             floor.shutdown();

@@ -5,6 +5,7 @@ import dev.distlock.benchmarks.redis.RedisCounters;
 /**
  * One measurement of non-blocking callers.
  *
+ * @param kind which of the checks ran
  * @param what what ran: whose calls, how many, on which names
  * @param calls lock+unlock pairs completed
  * @param seconds from the first call to the last unlock
@@ -13,8 +14,14 @@ import dev.distlock.benchmarks.redis.RedisCounters;
  * @param inArrivalOrder whether the holds came in the order the calls were made (on one name), or {@code null}
  * @param redis what Redis did from the first call to the last unlock
  */
-public record AsyncResult(String what, int calls, double seconds, int threadsIdle, int threadsPeak,
+public record AsyncResult(Kind kind, String what, int calls, double seconds, int threadsIdle, int threadsPeak,
         Boolean inArrivalOrder, RedisCounters redis) {
+
+    /** The checks of {@link AsyncWaitersCheck}. */
+    public enum Kind {
+        ONE_NAME, ONE_NAME_VIRTUAL_THREADS, ONE_NAME_ANNOTATED, ONE_NAME_VIRTUAL_THREADS_WITH_BODY,
+        DISTINCT_FLOOR, DISTINCT, DISTINCT_ANNOTATED
+    }
 
     public double callsPerSecond() {
         return calls / seconds;

@@ -1,5 +1,6 @@
 package dev.distlock.benchmarks.async;
 
+import dev.distlock.benchmarks.async.AsyncResult.Kind;
 import dev.distlock.benchmarks.redis.RedisCounters;
 import dev.distlock.benchmarks.redis.RedisStats;
 import dev.distlock.core.FencedLock;
@@ -70,12 +71,36 @@ public final class AsyncWaitersCheck {
             await(done);
             double seconds = seconds(start);
             RedisCounters redis = stats.read().minus(before);
-            boolean inOrder = order.size() == count;
-            for (int i = 1; inOrder && i < count; i++) {
-                inOrder = order.get(i) > order.get(i - 1);
+            return new AsyncResult(Kind.ONE_NAME, "distlock: " + String.format("%,d", count)
+                    + " lockAsync() on one name", count, seconds, sampler.idle, sampler.peak(), inOrder(order, count),
+                    redis);
+        }
+    }
+
+    /**
+     * {@code count} subscriptions at once to an annotated {@code Mono} on one name whose body takes {@code body}
+     * (a non-blocking timer), made while another registry holds the name; each waits at most
+     * {@code count × body × 2}.
+     */
+    public AsyncResult oneNameAnnotated(LockRegistry holders, LockRegistry waiters, int count, Duration body)
+            throws Exception {
+        AnnotatedMonos service = AnnotatedMonos.proxy(waiters, body, body.multipliedBy(count * 2L));
+        FencedLock holder = holders.obtain("async-mono");
+        holder.lock();
+        List<Integer> order = new CopyOnWriteArrayList<>();
+        try (ThreadSampler sampler = new ThreadSampler()) {
+            RedisCounters before = stats.read();
+            long start = System.nanoTime();
+            List<CompletableFuture<Integer>> done = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                done.add(service.oneName(i, order).toFuture());
             }
-            return new AsyncResult("distlock: " + String.format("%,d", count) + " lockAsync() on one name", count,
-                    seconds, sampler.idle, sampler.peak(), inOrder, redis);
+            holder.unlock();
+            await(done);
+            double seconds = seconds(start);
+            return new AsyncResult(Kind.ONE_NAME_ANNOTATED, "distlock: " + String.format("%,d", count) + " subscriptions to a @DistributedLock "
+                    + "Mono on one name, body " + body.toMillis() + " ms", count, seconds, sampler.idle,
+                    sampler.peak(), inOrder(order, count), stats.read().minus(before));
         }
     }
 
@@ -86,8 +111,8 @@ public final class AsyncWaitersCheck {
      * threads start in order, but which one reaches the registry first is the scheduler's choice, so no order is
      * judged.
      */
-    public Optional<AsyncResult> oneNameOnVirtualThreads(LockRegistry holders, LockRegistry waiters, int count)
-            throws Exception {
+    public Optional<AsyncResult> oneNameOnVirtualThreads(LockRegistry holders, LockRegistry waiters, int count,
+            Duration body) throws Exception {
         Optional<VirtualThreads.Builder> virtual = VirtualThreads.builder();
         if (virtual.isEmpty()) {
             return Optional.empty();
@@ -104,8 +129,12 @@ public final class AsyncWaitersCheck {
                 virtual.get().start(() -> {
                     try {
                         lock.lock();
-                        lock.unlock();
-                    } catch (RuntimeException failure) {
+                        try {
+                            Thread.sleep(body.toMillis());
+                        } finally {
+                            lock.unlock();
+                        }
+                    } catch (RuntimeException | InterruptedException failure) {
                         failed.incrementAndGet();
                     } finally {
                         done.countDown();
@@ -118,18 +147,26 @@ public final class AsyncWaitersCheck {
                         + failed.get() + " failed");
             }
             double seconds = seconds(start);
-            return Optional.of(new AsyncResult("distlock: " + String.format("%,d", count) + " lock() on one name, "
-                    + "one virtual thread each (Java " + Runtime.version().feature() + ")", count, seconds,
+            Kind kind = body.isZero() ? Kind.ONE_NAME_VIRTUAL_THREADS : Kind.ONE_NAME_VIRTUAL_THREADS_WITH_BODY;
+            return Optional.of(new AsyncResult(kind, "distlock: " + String.format("%,d", count)
+                    + " lock() on one name, one virtual thread each (Java " + Runtime.version().feature() + ")"
+                    + (body.isZero() ? "" : ", body " + body.toMillis() + " ms (sleep)"), count, seconds,
                     sampler.idle, sampler.peak(), null, stats.read().minus(before)));
         }
     }
 
     /** {@code count} {@code tryLockAsync(0)} + {@code unlockAsync()} at once, on as many names, {@code rounds} times. */
     public AsyncResult distinctNames(LockRegistry registry, int count, int rounds) throws Exception {
-        return distinct("distlock", count, rounds, i -> {
+        return distinct(Kind.DISTINCT, "distlock", count, rounds, i -> {
             FencedLock lock = registry.obtain("async-distinct:" + i);
             return lock.tryLockAsync(Duration.ZERO).thenCompose(held -> held.unlockAsync());
         });
+    }
+
+    /** The same calls as {@link #distinctNames}, as subscriptions to an annotated {@code Mono}. */
+    public AsyncResult distinctNamesAnnotated(LockRegistry registry, int count, int rounds) throws Exception {
+        AnnotatedMonos service = AnnotatedMonos.proxy(registry, Duration.ZERO, Duration.ZERO);
+        return distinct(Kind.DISTINCT_ANNOTATED, "distlock @DistributedLock Mono", count, rounds, i -> service.distinctName(i).toFuture());
     }
 
     /** The same calls as {@link #distinctNames}, on Lettuce's async API directly: one connection, pipelined. */
@@ -139,7 +176,7 @@ public final class AsyncWaitersCheck {
             String sha = redis.scriptLoad(RELEASE).get(10, TimeUnit.SECONDS);
             AtomicInteger tokens = new AtomicInteger();
             SetArgs nx = SetArgs.Builder.nx().px(30_000);
-            return distinct("floor (Lettuce async)", count, rounds, i -> {
+            return distinct(Kind.DISTINCT_FLOOR, "floor (Lettuce async)", count, rounds, i -> {
                 String key = "async-floor:" + i;
                 String token = "t" + tokens.incrementAndGet();
                 return redis.set(key, token, nx).thenCompose(ok -> redis.<Long>evalsha(sha, ScriptOutputType.INTEGER,
@@ -148,7 +185,7 @@ public final class AsyncWaitersCheck {
         }
     }
 
-    private AsyncResult distinct(String who, int count, int rounds, IntFunction<CompletionStage<?>> call)
+    private AsyncResult distinct(Kind kind, String who, int count, int rounds, IntFunction<CompletionStage<?>> call)
             throws Exception {
         for (int i = 0; i < count; i++) { // warm-up
             call.apply(i).toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -164,9 +201,18 @@ public final class AsyncWaitersCheck {
                 await(done);
             }
             double seconds = seconds(start);
-            return new AsyncResult(who + ": " + count + " at once on distinct names, " + rounds + " rounds",
+            return new AsyncResult(kind, who + ": " + count + " at once on distinct names, " + rounds + " rounds",
                     count * rounds, seconds, sampler.idle, sampler.peak(), null, stats.read().minus(before));
         }
+    }
+
+    /** Whether all {@code count} arrivals came, each after the one before. */
+    private static boolean inOrder(List<Integer> order, int count) {
+        boolean inOrder = order.size() == count;
+        for (int i = 1; inOrder && i < count; i++) {
+            inOrder = order.get(i) > order.get(i - 1);
+        }
+        return inOrder;
     }
 
     private static void await(List<? extends CompletableFuture<?>> done) throws Exception {

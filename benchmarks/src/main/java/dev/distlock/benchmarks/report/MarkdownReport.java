@@ -40,6 +40,8 @@ public final class MarkdownReport {
         header();
         if (!results.measurements().isEmpty()) {
             comparison();
+        }
+        if (!results.measurements().isEmpty() || !results.async().isEmpty()) {
             targets();
         }
         summaries.byScenario().forEach(this::scenario);
@@ -272,7 +274,9 @@ public final class MarkdownReport {
         }
         line("### Non-blocking callers");
         line();
-        line("`lockAsync()`/`tryLockAsync()` with `unlockAsync()` on the Redis registry; the floor makes the same "
+        line("`lockAsync()`/`tryLockAsync()` with `unlockAsync()` on the Redis registry, and the same calls as "
+                + "subscriptions to `@DistributedLock` `Mono` methods (through the starter's interceptor); the "
+                + "virtual threads call `lock()`/`unlock()`; the floor makes the same "
                 + "calls on Lettuce's async API directly (`SET NX PX`, compare-and-delete script, one connection). "
                 + "Threads: the JVM's live threads before the calls and the most seen while they ran (sampled every "
                 + "millisecond). Redis: commands (script internals included) and server CPU per lock+unlock, "

@@ -1,6 +1,8 @@
 package dev.distlock.benchmarks.report;
 
 import dev.distlock.benchmarks.BenchmarkResults;
+import dev.distlock.benchmarks.async.AsyncResult;
+import dev.distlock.benchmarks.async.AsyncResult.Kind;
 import dev.distlock.benchmarks.contenders.Contenders;
 import dev.distlock.benchmarks.jmh.JmhResult;
 import dev.distlock.benchmarks.memory.MemoryResult;
@@ -17,7 +19,7 @@ import java.util.function.Predicate;
 
 /**
  * The issues' targets for distlock, checked against one run's results: the protocol's budgets (issue 17: ratios to
- * the floor per scenario, commands per lock, Redis CPU) and the earlier ones that still hold (latency, hand-off
+ * the floor per scenario, commands per lock, Redis CPU), the non-blocking callers' (issue 18) and the earlier ones that still hold (latency, hand-off
  * pace, annotation overhead, memory, exclusion).
  */
 public final class Targets {
@@ -33,6 +35,11 @@ public final class Targets {
     private static final double MAX_CONTENDED_COMMANDS = 10;
     private static final double MAX_REDIS_CPU_TO_FLOOR = 1.3;
     private static final double MAX_ANNOTATION_NANOS = 2000;
+    private static final double MAX_MONO_TO_VIRTUAL_THREADS = 1.2;
+    /** "At the baseline's pace", read with this machine's noise (differences under about 20% are noise). */
+    private static final double MIN_DISTINCT_MONO_TO_FLOOR = 0.8;
+    /** Threads beyond the idle count that still read as flat: the registry's own pools, not one per waiter. */
+    private static final int FLAT_THREADS = 50;
 
     private Targets() {
     }
@@ -59,6 +66,8 @@ public final class Targets {
         targets.add(annotation(results.jmh()));
         targets.addAll(memory(results.memory()));
         targets.add(exclusion(results.measurements()));
+        targets.add(annotatedMonosOnOneName(results.async()));
+        targets.add(annotatedMonosOnDistinctNames(results.async()));
         return targets;
     }
 
@@ -121,6 +130,47 @@ public final class Targets {
         }
         return results.stream().map(r -> new TargetStatus(r.registry() + ": retained heap does not grow with names",
                 Format.number(r.bytesPerName(), 2) + " bytes per name", Verdict.of(r.flat()))).toList();
+    }
+
+    /** Issue 18: 10,000 annotated Monos on one name against the blocking API on as many virtual threads. */
+    private static TargetStatus annotatedMonosOnOneName(List<AsyncResult> async) {
+        String target = "annotated Monos on one name (1 ms body): all in arrival order, threads flat, "
+                + "time ≤ 1.2× that of as many virtual threads";
+        Optional<AsyncResult> monos = find(async, Kind.ONE_NAME_ANNOTATED);
+        Optional<AsyncResult> virtual = find(async, Kind.ONE_NAME_VIRTUAL_THREADS_WITH_BODY);
+        if (monos.isEmpty() || virtual.isEmpty()) {
+            return new TargetStatus(target, "—", Verdict.NOT_MEASURED);
+        }
+        AsyncResult m = monos.get();
+        double ratio = m.seconds() / virtual.get().seconds();
+        boolean flat = m.threadsPeak() - m.threadsIdle() <= FLAT_THREADS;
+        return new TargetStatus(target, Format.number(ratio, 2) + "× (" + Format.number(m.seconds(), 1) + " s vs "
+                + Format.number(virtual.get().seconds(), 1) + " s), threads " + m.threadsIdle() + " → "
+                + m.threadsPeak() + ", in order: " + (Boolean.TRUE.equals(m.inArrivalOrder()) ? "yes" : "no"),
+                Verdict.of(ratio <= MAX_MONO_TO_VIRTUAL_THREADS && flat && Boolean.TRUE.equals(m.inArrivalOrder())));
+    }
+
+    /** Issue 18: annotated Monos on distinct names at the pace of the same calls on Lettuce's async API. */
+    private static TargetStatus annotatedMonosOnDistinctNames(List<AsyncResult> async) {
+        String target = "annotated Monos on distinct names at the non-blocking floor's pace (≥ 0.8, the noise)";
+        double monos = medianPace(async, Kind.DISTINCT_ANNOTATED);
+        double floor = medianPace(async, Kind.DISTINCT_FLOOR);
+        if (Double.isNaN(monos) || Double.isNaN(floor)) {
+            return new TargetStatus(target, "—", Verdict.NOT_MEASURED);
+        }
+        return new TargetStatus(target, Format.number(monos / floor, 2) + " × floor (" + Format.number(monos, 0)
+                + " vs " + Format.number(floor, 0) + " calls/s, medians)",
+                Verdict.of(monos / floor >= MIN_DISTINCT_MONO_TO_FLOOR));
+    }
+
+    private static Optional<AsyncResult> find(List<AsyncResult> async, Kind kind) {
+        return async.stream().filter(r -> r.kind() == kind).findFirst();
+    }
+
+    private static double medianPace(List<AsyncResult> async, Kind kind) {
+        double[] paces = async.stream().filter(r -> r.kind() == kind).mapToDouble(AsyncResult::callsPerSecond)
+                .sorted().toArray();
+        return paces.length == 0 ? Double.NaN : paces[paces.length / 2];
     }
 
     private static TargetStatus exclusion(List<Measurement> measurements) {
