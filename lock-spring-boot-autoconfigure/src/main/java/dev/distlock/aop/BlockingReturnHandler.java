@@ -19,11 +19,11 @@ final class BlockingReturnHandler implements ReturnHandler {
 
     @Override
     public Object execute(LockCall call) throws Throwable {
-        LockContext outer = call.isHeldByCurrentThread() ? null : call.enclosingDetached();
+        CallHold outer = call.isHeldByCurrentThread() ? null : call.enclosingDetached();
         if (outer != null) {
             return call.invokeUnder(outer);
         }
-        LockContext held = call.acquire();
+        CallHold held = call.acquire();
         if (held == null) {
             return nothing;
         }

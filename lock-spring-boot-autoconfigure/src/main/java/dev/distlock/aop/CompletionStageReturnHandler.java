@@ -31,7 +31,7 @@ final class CompletionStageReturnHandler implements ReturnHandler {
             }
         }
         CompletableFuture<Object> result = new CompletableFuture<>();
-        CompletableFuture<LockContext> acquiring = call.acquireAsync();
+        CompletableFuture<CallHold> acquiring = call.acquireAsync();
         acquiring.whenComplete((held, failure) -> {
             if (failure != null) {
                 result.completeExceptionally(failure);
@@ -56,7 +56,7 @@ final class CompletionStageReturnHandler implements ReturnHandler {
         return CompletableFuture.failedFuture(failure);
     }
 
-    private static void start(LockCall call, LockContext held, CompletableFuture<Object> result) {
+    private static void start(LockCall call, CallHold held, CompletableFuture<Object> result) {
         try {
             call.methodExecutor().execute(() -> run(call, held, result));
         } catch (RuntimeException rejected) {
@@ -65,7 +65,7 @@ final class CompletionStageReturnHandler implements ReturnHandler {
     }
 
     /** Invokes the method under {@code held} and releases when the stage it returned completes. */
-    private static void run(LockCall call, LockContext held, CompletableFuture<Object> result) {
+    private static void run(LockCall call, CallHold held, CompletableFuture<Object> result) {
         Object stage;
         try {
             stage = call.invoke(held);
@@ -80,7 +80,7 @@ final class CompletionStageReturnHandler implements ReturnHandler {
         ((CompletionStage<?>) stage).whenComplete((value, error) -> release(held, value, error, result));
     }
 
-    private static void release(LockContext held, Object value, Throwable failure, CompletableFuture<Object> result) {
+    private static void release(CallHold held, Object value, Throwable failure, CompletableFuture<Object> result) {
         held.releaseAsync(failure).whenComplete((done, releaseFailure) -> {
             if (failure != null) {
                 result.completeExceptionally(failure); // a release failure is added to it

@@ -42,7 +42,7 @@ final class LockCall {
      * @throws LockAcquisitionTimeoutException when the wait ran out and the operation says FAIL
      * @throws LockInterruptedException when interrupted while waiting (the flag is set again)
      */
-    LockContext acquire() {
+    CallHold acquire() {
         Duration wait = operation.waitTimeout();
         boolean skips = operation.onTimeout() == TimeoutAction.SKIP;
         Acquiring observed = observer.acquiring(operation.label(), lock.name(), operation.method());
@@ -60,7 +60,7 @@ final class LockCall {
             throw ex;
         }
         if (acquired) {
-            return LockContext.ofThread(lock, registry, operation.label(), operation.holdAtLeast(),
+            return CallHold.ofThread(lock, registry, operation.label(), operation.holdAtLeast(),
                     observed.acquired(lock.fencingToken()));
         }
         if (skips) {
@@ -79,7 +79,7 @@ final class LockCall {
      * @return a future of the hold, of {@code null} when the wait ran out and the operation says SKIP, or failed
      *         with {@link LockAcquisitionTimeoutException} (FAIL) or the backend's failure
      */
-    CompletableFuture<LockContext> acquireAsync() {
+    CompletableFuture<CallHold> acquireAsync() {
         Duration wait = operation.waitTimeout();
         boolean skips = operation.onTimeout() == TimeoutAction.SKIP;
         Acquiring observed = observer.acquiring(operation.label(), lock.name(), operation.method());
@@ -94,7 +94,7 @@ final class LockCall {
             observed.missed(Missed.ERROR, ex);
             return CompletableFuture.failedFuture(ex);
         }
-        CompletableFuture<LockContext> result = new CompletableFuture<>();
+        CompletableFuture<CallHold> result = new CompletableFuture<>();
         pending.whenComplete((hold, error) -> {
             if (error != null) {
                 Throwable failure = error instanceof CompletionException wrapped && wrapped.getCause() != null
@@ -102,7 +102,7 @@ final class LockCall {
                 observed.missed(failure instanceof CancellationException ? Missed.INTERRUPTED : Missed.ERROR, failure);
                 result.completeExceptionally(failure);
             } else if (hold != null) {
-                LockContext held = LockContext.ofDetached(hold, registry, operation.label(), operation.holdAtLeast(),
+                CallHold held = CallHold.ofDetached(hold, registry, operation.label(), operation.holdAtLeast(),
                         observed.acquired(hold.fencingToken()));
                 if (!result.complete(held)) {
                     held.releaseQuietly(); // the subscriber left meanwhile
@@ -130,8 +130,8 @@ final class LockCall {
     }
 
     /** The hold without an owning thread of an annotated call this one is nested in on this thread, or {@code null}. */
-    LockContext enclosingDetached() {
-        return LockContext.enclosingDetached(registry, lock.name());
+    CallHold enclosingDetached() {
+        return CallHold.enclosingDetached(registry, lock.name());
     }
 
     /** Where the method runs when the lock was acquired without blocking the caller. */
@@ -140,17 +140,17 @@ final class LockCall {
     }
 
     /** Invokes the method with {@code held} as the current {@link LockContext}. */
-    Object invoke(LockContext held) throws Throwable {
+    Object invoke(CallHold held) throws Throwable {
         return held.invokeCurrent(invoker);
     }
 
     /** Invokes the method under {@code outer}, the hold of a call this one is nested in. */
-    Object invokeUnder(LockContext outer) throws Throwable {
+    Object invokeUnder(CallHold outer) throws Throwable {
         return outer.invokeNested(invoker);
     }
 
     /** Like {@link #invoke}, but releases {@code held} at once if the method throws. */
-    Object invokeOrRelease(LockContext held) throws Throwable {
+    Object invokeOrRelease(CallHold held) throws Throwable {
         try {
             return held.invokeCurrent(invoker);
         } catch (Throwable failure) {

@@ -1,17 +1,6 @@
 package dev.distlock.aop;
 
-import dev.distlock.aop.LockCallObserver.HoldEnd;
-import dev.distlock.aop.LockCallObserver.Holding;
-import dev.distlock.core.DetachedLock;
-import dev.distlock.core.FencedLock;
-import dev.distlock.core.LockLostException;
-import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The lock of the {@link dev.distlock.annotation.DistributedLock @DistributedLock} call that is running:
@@ -32,56 +21,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class LockContext {
 
-    /** Innermost first; removed when empty so that idle pooled threads keep nothing. */
-    private static final ThreadLocal<ArrayDeque<LockContext>> STACK = new ThreadLocal<>();
+    private final CallHold hold;
 
-    private final String key;
-    /** The registry the lock comes from: a nested call on the same key of the same registry runs under this hold. */
-    private final Object registry;
-    private final String label;
-    private final long fencingToken;
-    /** The hold as its acquiring thread sees it. */
-    private final FencedLock lock;
-    private final Thread owner;
-    /** How long the lock stays taken at least, from {@link #startNanos}; zero for no minimum. */
-    private final Duration holdAtLeast;
-    private final long startNanos;
-    private final Holding observed;
-    /** The hold when no thread owns it (acquired without blocking), else {@code null}. */
-    private final DetachedLock detached;
-    private final AtomicBoolean released = new AtomicBoolean();
-
-    private LockContext(String key, Object registry, long fencingToken, FencedLock lock, Thread owner,
-            DetachedLock detached, String label, Duration holdAtLeast, Holding observed) {
-        this.key = key;
-        this.registry = registry;
-        this.label = label;
-        this.fencingToken = fencingToken;
-        this.lock = lock;
-        this.owner = owner;
-        this.detached = detached;
-        this.holdAtLeast = holdAtLeast;
-        this.startNanos = System.nanoTime();
-        this.observed = observed;
-    }
-
-    /**
-     * A hold the current thread has just acquired through {@code lock}.
-     *
-     * @param holdAtLeast how long from now the lock stays taken at least, even if released sooner
-     * @param observed the observer of the hold
-     */
-    static LockContext ofThread(FencedLock lock, Object registry, String label, Duration holdAtLeast,
-            Holding observed) {
-        return new LockContext(lock.name(), registry, lock.fencingToken(), lock, Thread.currentThread(), null, label,
-                holdAtLeast, observed);
-    }
-
-    /** A hold that no thread owns, acquired without blocking; see {@link #ofThread}. */
-    static LockContext ofDetached(DetachedLock hold, Object registry, String label, Duration holdAtLeast,
-            Holding observed) {
-        return new LockContext(hold.name(), registry, hold.fencingToken(), null, null, hold, label, holdAtLeast,
-                observed);
+    LockContext(CallHold hold) {
+        this.hold = hold;
     }
 
     /**
@@ -97,40 +40,22 @@ public final class LockContext {
 
     /** The lock of the innermost {@code @DistributedLock} call running on this thread, if any. */
     public static Optional<LockContext> find() {
-        ArrayDeque<LockContext> stack = STACK.get();
-        return stack != null ? Optional.ofNullable(stack.peek()) : Optional.empty();
-    }
-
-    /**
-     * The innermost hold of {@code key} from {@code registry} that no thread owns (acquired without blocking) among
-     * the annotated calls running on this thread, or {@code null}: a call nested in it runs under it, since it cannot
-     * re-enter it as it re-enters a hold of its thread.
-     */
-    static LockContext enclosingDetached(Object registry, String key) {
-        ArrayDeque<LockContext> stack = STACK.get();
-        if (stack != null) {
-            for (LockContext outer : stack) {
-                if (outer.detached != null && outer.registry == registry && outer.key.equals(key) && outer.isHeld()) {
-                    return outer;
-                }
-            }
-        }
-        return null;
+        return Optional.ofNullable(CallHold.innermost()).map(CallHold::view);
     }
 
     /** The evaluated lock name, e.g. {@code order:42}. */
     public String key() {
-        return key;
+        return hold.key();
     }
 
     /** The lock's label: the annotation's label, its literal name, or {@code SimpleClassName.methodName}. */
     public String label() {
-        return label;
+        return hold.label();
     }
 
     /** The fencing token of this hold: larger than every token issued for this key before it. */
     public long fencingToken() {
-        return fencingToken;
+        return hold.fencingToken();
     }
 
     /**
@@ -139,147 +64,11 @@ public final class LockContext {
      * tells whether the call has released it.
      */
     public boolean isHeld() {
-        if (released.get()) {
-            return false;
-        }
-        DetachedLock hold = detached;
-        if (hold != null) {
-            return hold.isHeld();
-        }
-        return Thread.currentThread() != owner || lock.isHeldByCurrentThread();
-    }
-
-    // --- used by the lock calls ---
-
-    /** Runs the method with this context as the innermost one of the current thread. */
-    Object invokeCurrent(MethodInvoker invoker) throws Throwable {
-        return asCurrent(() -> observed.around(invoker));
-    }
-
-    /** Runs the method of a call nested in this one under this hold, as the innermost context of this thread. */
-    Object invokeNested(MethodInvoker invoker) throws Throwable {
-        return asCurrent(invoker);
-    }
-
-    private Object asCurrent(MethodInvoker invoker) throws Throwable {
-        ArrayDeque<LockContext> stack = STACK.get();
-        if (stack == null) {
-            stack = new ArrayDeque<>(4);
-            STACK.set(stack);
-        }
-        stack.push(this);
-        try {
-            return invoker.invoke();
-        } finally {
-            stack.pop();
-            if (stack.isEmpty()) {
-                STACK.remove();
-            }
-        }
-    }
-
-    /**
-     * Releases the hold once, from the owning thread or (once detached) from any thread; with a minimum hold
-     * not yet over, leaves the lock taken in the backend for the rest of it.
-     */
-    void release() {
-        end(null);
-    }
-
-    /** Releases after {@code failure}: a release failure is added to it rather than replacing it. */
-    void releaseAfter(Throwable failure) {
-        try {
-            end(failure);
-        } catch (RuntimeException releaseFailure) {
-            failure.addSuppressed(releaseFailure);
-        }
-    }
-
-    private void end(Throwable methodFailure) {
-        if (!released.compareAndSet(false, true)) {
-            return;
-        }
-        HoldEnd end = HoldEnd.RELEASE_FAILED;
-        try {
-            unlock(remainingMinimumHold());
-            end = HoldEnd.RELEASED;
-        } catch (LockLostException lost) {
-            end = HoldEnd.LOST;
-            throw lost;
-        } finally {
-            observed.ended(end, methodFailure);
-        }
-    }
-
-    private void unlock(Duration keepFor) {
-        DetachedLock hold = detached;
-        if (keepFor.isZero()) {
-            if (hold != null) {
-                hold.unlock();
-            } else {
-                lock.unlock();
-            }
-        } else if (hold != null) {
-            hold.unlockAfter(keepFor);
-        } else {
-            lock.unlockAfter(keepFor);
-        }
-    }
-
-    /** What is left of the minimum hold, in whole milliseconds (the backend's resolution); zero when over. */
-    private Duration remainingMinimumHold() {
-        if (holdAtLeast.isZero()) {
-            return Duration.ZERO;
-        }
-        long leftMillis = holdAtLeast.minusNanos(System.nanoTime() - startNanos).toMillis();
-        return leftMillis > 0 ? Duration.ofMillis(leftMillis) : Duration.ZERO;
-    }
-
-    /**
-     * Releases a detached hold once, without blocking: the stage completes when the backend answered. After the
-     * method failed ({@code methodFailure}), a release failure is added to that failure and the stage completes
-     * normally; otherwise it fails the stage.
-     */
-    CompletionStage<Void> releaseAsync(Throwable methodFailure) {
-        if (!released.compareAndSet(false, true)) {
-            return CompletableFuture.completedFuture(null);
-        }
-        Duration keepFor = remainingMinimumHold();
-        CompletionStage<Void> unlocked = keepFor.isZero() ? detached.unlockAsync() : detached.unlockAfterAsync(keepFor);
-        return unlocked.handle((done, error) -> {
-            Throwable failure = error instanceof CompletionException wrapped && wrapped.getCause() != null
-                    ? wrapped.getCause() : error;
-            observed.ended(failure == null ? HoldEnd.RELEASED
-                    : failure instanceof LockLostException ? HoldEnd.LOST : HoldEnd.RELEASE_FAILED, methodFailure);
-            if (failure == null) {
-                return null;
-            }
-            if (methodFailure != null) {
-                methodFailure.addSuppressed(failure);
-                return null;
-            }
-            throw failure instanceof RuntimeException runtime ? runtime : new CompletionException(failure);
-        });
-    }
-
-    /**
-     * Releases, ignoring a failure (the registry's listeners hear of it): for holds nobody waits on. A detached hold
-     * is released without blocking the calling thread.
-     */
-    void releaseQuietly() {
-        if (detached != null) {
-            releaseAsync(null).exceptionally(failure -> null);
-            return;
-        }
-        try {
-            release();
-        } catch (RuntimeException ignored) {
-            // reported to the registry's listeners as a release failure; the key expires with its lease
-        }
+        return hold.isHeld();
     }
 
     @Override
     public String toString() {
-        return "LockContext[" + label + ", key " + key + ", fencing token " + fencingToken + "]";
+        return "LockContext[" + hold.label() + ", key " + hold.key() + ", fencing token " + hold.fencingToken() + "]";
     }
 }

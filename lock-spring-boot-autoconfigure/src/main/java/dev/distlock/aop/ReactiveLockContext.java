@@ -32,7 +32,7 @@ public final class ReactiveLockContext {
     public static Mono<LockContext> current() {
         return Mono.deferContextual(context -> {
             Entry entry = context.getOrDefault(KEY, null);
-            return entry != null ? Mono.just(entry.held())
+            return entry != null ? Mono.just(entry.held().view())
                     : Mono.error(new IllegalStateException("ReactiveLockContext.current() was subscribed outside "
                             + "the Mono/Flux of a @DistributedLock method"));
         });
@@ -42,7 +42,7 @@ public final class ReactiveLockContext {
      * The hold of {@code key} from {@code registry} that an enclosing subscription still has, or
      * {@code null} (then the nested call takes the lock itself).
      */
-    static LockContext enclosing(ContextView context, Object registry, String key) {
+    static CallHold enclosing(ContextView context, Object registry, String key) {
         for (Entry entry = context.getOrDefault(KEY, null); entry != null; entry = entry.outer()) {
             if (entry.registry() == registry && entry.held().key().equals(key) && entry.held().isHeld()) {
                 return entry.held();
@@ -52,11 +52,11 @@ public final class ReactiveLockContext {
     }
 
     /** {@code context} with {@code held} as the innermost hold. */
-    static Context with(Context context, Object registry, LockContext held) {
+    static Context with(Context context, Object registry, CallHold held) {
         return context.put(KEY, new Entry(held, registry, context.getOrDefault(KEY, null)));
     }
 
     /** One hold of the chain of enclosing annotated subscriptions. */
-    private record Entry(LockContext held, Object registry, Entry outer) {
+    private record Entry(CallHold held, Object registry, Entry outer) {
     }
 }

@@ -37,7 +37,7 @@ final class ReactorReturnHandler implements ReturnHandler {
     @Override
     public Object execute(LockCall call) {
         Flux<Object> locked = Flux.deferContextual(context -> {
-            LockContext outer = ReactiveLockContext.enclosing(context, call.registry(), call.key());
+            CallHold outer = ReactiveLockContext.enclosing(context, call.registry(), call.key());
             if (outer != null) {
                 return body(call, outer);
             }
@@ -60,19 +60,19 @@ final class ReactorReturnHandler implements ReturnHandler {
     }
 
     /** Acquires without blocking: the wait is the registry's pending future, cancelled if the subscriber leaves. */
-    private static Mono<LockContext> acquire(LockCall call) {
+    private static Mono<CallHold> acquire(LockCall call) {
         return Mono.fromCompletionStage(call::acquireAsync)
                 // a hold that arrives after the subscriber cancelled is dropped by Reactor: release it
-                .doOnDiscard(LockContext.class, LockContext::releaseQuietly);
+                .doOnDiscard(CallHold.class, CallHold::releaseQuietly);
     }
 
     /** Invokes the method on subscription, with {@code held} visible to it and to its pipeline. */
-    private static Flux<Object> body(LockCall call, LockContext held) {
+    private static Flux<Object> body(LockCall call, CallHold held) {
         return Flux.defer(() -> publisher(call, held))
                 .contextWrite(context -> ReactiveLockContext.with(context, call.registry(), held));
     }
 
-    private static Publisher<Object> publisher(LockCall call, LockContext held) {
+    private static Publisher<Object> publisher(LockCall call, CallHold held) {
         try {
             Object result = call.invoke(held);
             return result != null ? asPublisher(result) : Flux.empty();
