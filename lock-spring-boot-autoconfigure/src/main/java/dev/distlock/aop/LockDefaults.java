@@ -2,7 +2,6 @@ package dev.distlock.aop;
 
 import dev.distlock.core.Lease;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * What a {@link dev.distlock.annotation.DistributedLock @DistributedLock} method uses when its annotation
@@ -15,14 +14,21 @@ import java.util.Objects;
  */
 public record LockDefaults(Duration waitTimeout, Duration lease, boolean renewLease) {
 
-    /** Checks the values, so a bad property fails at startup rather than at the first call. */
+    /**
+     * Checks the values (the one place the rules of these properties are written), so a bad property fails at startup
+     * rather than at the first call.
+     *
+     * @throws IllegalArgumentException saying what the value must be
+     */
     public LockDefaults {
-        Objects.requireNonNull(waitTimeout, "waitTimeout");
-        Objects.requireNonNull(lease, "lease");
-        if (waitTimeout.isNegative()) {
-            throw new IllegalArgumentException("distlock.wait-timeout must not be negative, got " + waitTimeout);
+        if (waitTimeout == null || waitTimeout.isNegative()) {
+            throw new IllegalArgumentException("must be zero (one try) or positive, got " + waitTimeout);
         }
-        Lease.checkedMillis(lease, "distlock.lease", renewLease);
+        String leaseProblem = lease == null ? "must be set" : Lease.problem(lease, renewLease);
+        if (leaseProblem != null) {
+            throw new IllegalArgumentException(leaseProblem + (renewLease ? " (distlock.renew-lease=true)" : "")
+                    + ", got " + lease);
+        }
     }
 
     /** The lease of a method whose annotation sets none: renewed or fixed as {@link #renewLease()} says. */

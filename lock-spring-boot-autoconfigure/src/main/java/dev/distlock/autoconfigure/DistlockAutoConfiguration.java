@@ -14,6 +14,8 @@ import dev.distlock.core.support.StoreLockRegistry;
 import dev.distlock.memory.InMemoryLockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redlock.RedlockLockRegistry;
+import java.time.Duration;
+import java.util.function.Consumer;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -26,7 +28,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -100,17 +101,17 @@ public final class DistlockAutoConfiguration {
                 ObjectProvider<RedisLockRegistryBuilderCustomizer> customizers, Environment environment) {
             RedisLockRegistry.Builder builder = withSharedSettings(RedisLockRegistry.builder(connectionFactory),
                     properties, listeners, environment)
-                    .keyPrefix(properties.getKeyPrefix())
-                    .fenceRetention(properties.getFenceRetention())
                     .listenerContainer(listenerContainer);
-            if (properties.getReplication().getAcks() > 0) {
-                try {
-                    builder.replicaAcknowledgement(properties.getReplication().getAcks(),
-                            properties.getReplication().getAckTimeout());
-                } catch (IllegalArgumentException unsupported) {
-                    throw new InvalidConfigurationPropertyValueException("distlock.replication.acks",
-                            properties.getReplication().getAcks(), unsupported.getMessage());
-                }
+            PropertyValues.apply("key-prefix", properties.getKeyPrefix(), () -> builder.keyPrefix(
+                    properties.getKeyPrefix()));
+            withFenceRetention(builder::fenceRetention, properties);
+            DistlockProperties.Replication replication = properties.getReplication();
+            if (replication.getAcks() != 0) {
+                // the count's rules first, with a timeout that works, so that a refusal names the property at fault
+                PropertyValues.apply("replication.acks", replication.getAcks(), () -> builder.replicaAcknowledgement(
+                        replication.getAcks(), Duration.ofSeconds(1)));
+                PropertyValues.apply("replication.ack-timeout", replication.getAckTimeout(),
+                        () -> builder.replicaAcknowledgement(replication.getAcks(), replication.getAckTimeout()));
             }
             ConnectionAdvice.warnAbout(connectionFactory, properties);
             customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
@@ -133,12 +134,20 @@ public final class DistlockAutoConfiguration {
         @ConditionalOnMissingBean(LockRegistry.class)
         RedlockLockRegistry lockRegistry(RedlockNodes nodes, DistlockProperties properties,
                 ObjectProvider<LockListener> listeners, Environment environment) {
-            return withSharedSettings(RedlockLockRegistry.builder(nodes.factories()), properties, listeners,
-                    environment)
-                    .keyPrefix(properties.getKeyPrefix())
-                    .fenceRetention(properties.getFenceRetention())
-                    .nodeTimeout(properties.getRedlock().getNodeTimeout())
-                    .build();
+            if (properties.getReplication().getAcks() > 0) {
+                throw PropertyValues.invalid("replication.acks", properties.getReplication().getAcks(), "does not "
+                        + "apply to Redlock, whose servers are independent primaries: set it to 0, or use "
+                        + "distlock.store=redis");
+            }
+            RedlockLockRegistry.Builder builder = withSharedSettings(PropertyValues.apply("redlock.nodes",
+                    properties.getRedlock().getNodes(), () -> RedlockLockRegistry.builder(nodes.factories())),
+                    properties, listeners, environment);
+            PropertyValues.apply("key-prefix", properties.getKeyPrefix(), () -> builder.keyPrefix(
+                    properties.getKeyPrefix()));
+            withFenceRetention(builder::fenceRetention, properties);
+            PropertyValues.apply("redlock.node-timeout", properties.getRedlock().getNodeTimeout(),
+                    () -> builder.nodeTimeout(properties.getRedlock().getNodeTimeout()));
+            return builder.build();
         }
     }
 
@@ -151,7 +160,7 @@ public final class DistlockAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(LockRegistry.class)
         LockRegistry lockRegistry(DistlockProperties properties) {
-            throw DistlockProperties.invalid("redlock.nodes", properties.getRedlock().getNodes(), "needs the Lettuce "
+            throw PropertyValues.invalid("redlock.nodes", properties.getRedlock().getNodes(), "needs the Lettuce "
                     + "client (io.lettuce:lettuce-core, in spring-boot-starter-data-redis) to connect to the servers");
         }
     }
@@ -187,13 +196,42 @@ public final class DistlockAutoConfiguration {
             ObjectProvider<LockListener> listeners, Environment environment) {
         builder.applicationName(environment.getProperty("spring.application.name"));
         if (properties.isRenewLease() || Lease.problem(properties.getLease(), true) == null) {
-            builder.defaultLease(properties.getLease());
+            PropertyValues.apply("lease", properties.getLease(), () -> builder.defaultLease(properties.getLease()));
         }
-        builder.maxPollInterval(properties.getMaxPollInterval());
+        PropertyValues.apply("max-poll-interval", properties.getMaxPollInterval(),
+                () -> builder.maxPollInterval(properties.getMaxPollInterval()));
         listeners.orderedStream().forEach(builder::listener);
         // a non-blocking @DistributedLock call ends on a registry thread: its listeners still learn it skips
         builder.listenerContext(SkipOnTimeout.LISTENER_CONTEXT);
         return builder;
+    }
+
+    /**
+     * The defaults of annotated methods from {@code distlock.wait-timeout}, {@code lease} and {@code renew-lease},
+     * whose rules {@link LockDefaults} owns: the wait is handed over first with a lease that works, so that a refusal
+     * names the property at fault.
+     */
+    static LockDefaults annotationDefaults(DistlockProperties properties) {
+        Duration wait = properties.getWaitTimeout();
+        PropertyValues.apply("wait-timeout", wait, () -> new LockDefaults(wait, Duration.ofSeconds(30), true));
+        return PropertyValues.apply("lease", properties.getLease(),
+                () -> new LockDefaults(wait, properties.getLease(), properties.isRenewLease()));
+    }
+
+    /**
+     * Hands {@code distlock.fence-retention} to a builder, which owns its range. At least {@code distlock.lease} is
+     * this starter's rule, since it ties the two properties: the last fencing token outlives every hold.
+     */
+    static void withFenceRetention(Consumer<Duration> builder, DistlockProperties properties) {
+        Duration retention = properties.getFenceRetention();
+        if (retention != null && properties.getLease() != null && retention.compareTo(properties.getLease()) < 0) {
+            throw PropertyValues.invalid("fence-retention", retention, "must be at least distlock.lease ("
+                    + properties.getLease() + "), so fencing tokens outlive every hold");
+        }
+        PropertyValues.apply("fence-retention", retention, () -> {
+            builder.accept(retention);
+            return retention;
+        });
     }
 
     /**
@@ -209,9 +247,7 @@ public final class DistlockAutoConfiguration {
         @ConditionalOnMissingBean
         static DistributedLockInterceptor distributedLockInterceptor(ObjectProvider<LockRegistry> registry,
                 ObjectProvider<LockCallObserver> observer, Environment environment, BeanFactory beanFactory) {
-            DistlockProperties properties = DistlockProperties.bind(environment);
-            LockDefaults defaults = new LockDefaults(properties.getWaitTimeout(), properties.getLease(),
-                    properties.isRenewLease());
+            LockDefaults defaults = annotationDefaults(DistlockProperties.bind(environment));
             return new DistributedLockInterceptor(() -> registry.getIfAvailable(() -> {
                 throw new IllegalStateException("@DistributedLock needs a LockRegistry bean, and there is none: add "
                         + "spring-boot-starter-data-redis (one RedisConnectionFactory, or mark one @Primary), set "

@@ -1,27 +1,23 @@
 package dev.distlock.autoconfigure;
 
-import dev.distlock.core.Lease;
-import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.core.support.StoreLockRegistry;
-import dev.distlock.redis.RedisLockStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
 /**
- * Configuration of distlock, bound from {@code distlock.*}. Values that cannot work fail the startup with
- * a message naming the property.
+ * Configuration of distlock, bound from {@code distlock.*}: a plain holder. Each value's rule belongs to the object
+ * that uses it (the registry builders, {@link dev.distlock.aop.LockDefaults}); a value it refuses fails the startup
+ * with a message naming the property ({@link PropertyValues}).
  *
  * @since 0.1.0
  */
 @ConfigurationProperties(prefix = DistlockProperties.PREFIX)
-public class DistlockProperties implements InitializingBean {
+public class DistlockProperties {
 
     static final String PREFIX = "distlock";
 
@@ -83,70 +79,9 @@ public class DistlockProperties implements InitializingBean {
     /** Redlock: locks held on a majority of independent Redis servers. */
     private final Redlock redlock = new Redlock();
 
-    /**
-     * Binds and checks the properties straight from the environment, for beans created before the
-     * properties bean exists (advisors).
-     */
+    /** Binds the properties straight from the environment, for beans created before the properties bean (advisors). */
     static DistlockProperties bind(Environment environment) {
-        DistlockProperties properties = Binder.get(environment).bindOrCreate(PREFIX, DistlockProperties.class);
-        properties.afterPropertiesSet();
-        return properties;
-    }
-
-    /** Checks every value; throws naming the first property whose value cannot work. */
-    @Override
-    public void afterPropertiesSet() {
-        String keyPrefixProblem = RedisLockStores.keyPrefixProblem(keyPrefix);
-        if (keyPrefixProblem != null) {
-            throw invalid("key-prefix", keyPrefix, keyPrefixProblem);
-        }
-        if (waitTimeout == null || waitTimeout.isNegative()) {
-            throw invalid("wait-timeout", waitTimeout, "must be zero (one try) or positive");
-        }
-        if (lease == null || Lease.problem(lease, renewLease) != null) {
-            throw invalid("lease", lease, lease == null ? "must be set" : Lease.problem(lease, renewLease)
-                    + (renewLease ? " (distlock.renew-lease=true)" : ""));
-        }
-        if (fenceRetention == null || fenceRetention.compareTo(lease) < 0 || fenceRetention.compareTo(Lease.MAX) > 0) {
-            throw invalid("fence-retention", fenceRetention, "must be at least distlock.lease (" + lease
-                    + "), so fencing tokens outlive every hold, and at most " + Lease.MAX.toDays() + " days");
-        }
-        Duration maxPoll = LockRegistryBuilder.MAX_POLL_INTERVAL;
-        if (maxPollInterval == null || maxPollInterval.toMillis() < 1 || maxPollInterval.compareTo(maxPoll) > 0) {
-            throw invalid("max-poll-interval", maxPollInterval, "must be between 1ms and " + maxPoll.toHours() + " hour");
-        }
-        if (replication.acks < 0) {
-            throw invalid("replication.acks", replication.acks, "must be 0 (off) or the number of replicas that must "
-                    + "acknowledge each acquisition and renewal");
-        }
-        Duration ackTimeout = replication.ackTimeout;
-        if (ackTimeout == null || ackTimeout.toMillis() < 1 || ackTimeout.compareTo(Duration.ofSeconds(10)) > 0) {
-            throw invalid("replication.ack-timeout", ackTimeout, "must be between 1ms and 10s");
-        }
-        checkRedlock();
-    }
-
-    private void checkRedlock() {
-        List<String> nodes = redlock.nodes;
-        if (getStore() != Store.REDLOCK) {
-            return;
-        }
-        if (nodes == null || nodes.size() < 3 || nodes.size() % 2 == 0) {
-            throw invalid("redlock.nodes", nodes, "must list an odd number of independent Redis servers, at least 3 "
-                    + "(typically 3 or 5), as redis:// or rediss:// URIs, for distlock.store=redlock");
-        }
-        Duration nodeTimeout = redlock.nodeTimeout;
-        if (nodeTimeout == null || nodeTimeout.toMillis() < 1 || nodeTimeout.compareTo(Duration.ofSeconds(10)) > 0) {
-            throw invalid("redlock.node-timeout", nodeTimeout, "must be between 1ms and 10s");
-        }
-        if (replication.acks > 0) {
-            throw invalid("replication.acks", replication.acks, "does not apply to Redlock, whose servers are "
-                    + "independent primaries: set it to 0, or use distlock.store=redis");
-        }
-    }
-
-    static InvalidConfigurationPropertyValueException invalid(String property, Object value, String reason) {
-        return new InvalidConfigurationPropertyValueException(PREFIX + "." + property, value, reason);
+        return Binder.get(environment).bindOrCreate(PREFIX, DistlockProperties.class);
     }
 
     public boolean isEnabled() {
@@ -261,7 +196,7 @@ public class DistlockProperties implements InitializingBean {
          */
         private int acks;
 
-        /** How long each WAIT waits for the replicas' acknowledgement (1ms to 10s). */
+        /** How long each WAIT waits for the replicas' acknowledgement (1ms to 10s), when distlock.replication.acks is set. */
         private Duration ackTimeout = Duration.ofMillis(50);
 
         public int getAcks() {
