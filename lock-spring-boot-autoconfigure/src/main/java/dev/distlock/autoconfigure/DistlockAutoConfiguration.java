@@ -5,17 +5,12 @@ import dev.distlock.aop.DistributedLockInterceptor;
 import dev.distlock.aop.DistributedLockValidator;
 import dev.distlock.aop.LockCallObserver;
 import dev.distlock.aop.LockDefaults;
-import dev.distlock.aop.SkipOnTimeout;
-import dev.distlock.core.Lease;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.support.LockRegistryBuilder;
-import dev.distlock.core.support.StoreLockRegistry;
 import dev.distlock.memory.InMemoryLockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redlock.RedlockLockRegistry;
 import java.time.Duration;
-import java.util.function.Consumer;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -99,18 +94,18 @@ public final class DistlockAutoConfiguration {
                 ObjectProvider<LockListener> listeners,
                 @Qualifier(LISTENER_CONTAINER_BEAN) RedisMessageListenerContainer listenerContainer,
                 ObjectProvider<RedisLockRegistryBuilderCustomizer> customizers, Environment environment) {
-            RedisLockRegistry.Builder builder = withSharedSettings(RedisLockRegistry.builder(connectionFactory),
+            RedisLockRegistry.Builder builder = DistlockSettings.withSharedSettings(RedisLockRegistry.builder(connectionFactory),
                     properties, listeners, environment)
                     .listenerContainer(listenerContainer);
-            PropertyValues.apply("key-prefix", properties.getKeyPrefix(), () -> builder.keyPrefix(
+            DistlockSettings.apply("key-prefix", properties.getKeyPrefix(), () -> builder.keyPrefix(
                     properties.getKeyPrefix()));
-            withFenceRetention(builder::fenceRetention, properties);
+            DistlockSettings.withFenceRetention(builder::fenceRetention, properties);
             DistlockProperties.Replication replication = properties.getReplication();
             if (replication.getAcks() != 0) {
                 // the count's rules first, with a timeout that works, so that a refusal names the property at fault
-                PropertyValues.apply("replication.acks", replication.getAcks(), () -> builder.replicaAcknowledgement(
+                DistlockSettings.apply("replication.acks", replication.getAcks(), () -> builder.replicaAcknowledgement(
                         replication.getAcks(), Duration.ofSeconds(1)));
-                PropertyValues.apply("replication.ack-timeout", replication.getAckTimeout(),
+                DistlockSettings.apply("replication.ack-timeout", replication.getAckTimeout(),
                         () -> builder.replicaAcknowledgement(replication.getAcks(), replication.getAckTimeout()));
             }
             ConnectionAdvice.warnAbout(connectionFactory, properties);
@@ -135,17 +130,17 @@ public final class DistlockAutoConfiguration {
         RedlockLockRegistry lockRegistry(RedlockNodes nodes, DistlockProperties properties,
                 ObjectProvider<LockListener> listeners, Environment environment) {
             if (properties.getReplication().getAcks() > 0) {
-                throw PropertyValues.invalid("replication.acks", properties.getReplication().getAcks(), "does not "
+                throw DistlockSettings.invalid("replication.acks", properties.getReplication().getAcks(), "does not "
                         + "apply to Redlock, whose servers are independent primaries: set it to 0, or use "
                         + "distlock.store=redis");
             }
-            RedlockLockRegistry.Builder builder = withSharedSettings(PropertyValues.apply("redlock.nodes",
+            RedlockLockRegistry.Builder builder = DistlockSettings.withSharedSettings(DistlockSettings.apply("redlock.nodes",
                     properties.getRedlock().getNodes(), () -> RedlockLockRegistry.builder(nodes.factories())),
                     properties, listeners, environment);
-            PropertyValues.apply("key-prefix", properties.getKeyPrefix(), () -> builder.keyPrefix(
+            DistlockSettings.apply("key-prefix", properties.getKeyPrefix(), () -> builder.keyPrefix(
                     properties.getKeyPrefix()));
-            withFenceRetention(builder::fenceRetention, properties);
-            PropertyValues.apply("redlock.node-timeout", properties.getRedlock().getNodeTimeout(),
+            DistlockSettings.withFenceRetention(builder::fenceRetention, properties);
+            DistlockSettings.apply("redlock.node-timeout", properties.getRedlock().getNodeTimeout(),
                     () -> builder.nodeTimeout(properties.getRedlock().getNodeTimeout()));
             return builder.build();
         }
@@ -160,7 +155,7 @@ public final class DistlockAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(LockRegistry.class)
         LockRegistry lockRegistry(DistlockProperties properties) {
-            throw PropertyValues.invalid("redlock.nodes", properties.getRedlock().getNodes(), "needs the Lettuce "
+            throw DistlockSettings.invalid("redlock.nodes", properties.getRedlock().getNodes(), "needs the Lettuce "
                     + "client (io.lettuce:lettuce-core, in spring-boot-starter-data-redis) to connect to the servers");
         }
     }
@@ -173,7 +168,7 @@ public final class DistlockAutoConfiguration {
         @ConditionalOnMissingBean(LockRegistry.class)
         InMemoryLockRegistry lockRegistry(DistlockProperties properties, ObjectProvider<LockListener> listeners,
                 Environment environment) {
-            return withSharedSettings(InMemoryLockRegistry.builder(), properties, listeners, environment).build();
+            return DistlockSettings.withSharedSettings(InMemoryLockRegistry.builder(), properties, listeners, environment).build();
         }
     }
 
@@ -184,54 +179,6 @@ public final class DistlockAutoConfiguration {
         public int getPhase() {
             return LISTENER_CONTAINER_PHASE;
         }
-    }
-
-    /**
-     * Applies the settings every registry has: lease, poll interval, the application's listeners (with what they
-     * learn of annotated calls) and its name (shown to operators asking who holds a lock). The registry's default lease is the one its renewed holds
-     * get; with {@code distlock.renew-lease=false} {@code distlock.lease} is a fixed lease for annotated
-     * methods, and the registry keeps its default unless the value also works renewed.
-     */
-    static <B extends LockRegistryBuilder<B>> B withSharedSettings(B builder, DistlockProperties properties,
-            ObjectProvider<LockListener> listeners, Environment environment) {
-        builder.applicationName(environment.getProperty("spring.application.name"));
-        if (properties.isRenewLease() || Lease.problem(properties.getLease(), true) == null) {
-            PropertyValues.apply("lease", properties.getLease(), () -> builder.defaultLease(properties.getLease()));
-        }
-        PropertyValues.apply("max-poll-interval", properties.getMaxPollInterval(),
-                () -> builder.maxPollInterval(properties.getMaxPollInterval()));
-        listeners.orderedStream().forEach(builder::listener);
-        // a non-blocking @DistributedLock call ends on a registry thread: its listeners still learn it skips
-        builder.listenerContext(SkipOnTimeout.LISTENER_CONTEXT);
-        return builder;
-    }
-
-    /**
-     * The defaults of annotated methods from {@code distlock.wait-timeout}, {@code lease} and {@code renew-lease},
-     * whose rules {@link LockDefaults} owns: the wait is handed over first with a lease that works, so that a refusal
-     * names the property at fault.
-     */
-    static LockDefaults annotationDefaults(DistlockProperties properties) {
-        Duration wait = properties.getWaitTimeout();
-        PropertyValues.apply("wait-timeout", wait, () -> new LockDefaults(wait, Duration.ofSeconds(30), true));
-        return PropertyValues.apply("lease", properties.getLease(),
-                () -> new LockDefaults(wait, properties.getLease(), properties.isRenewLease()));
-    }
-
-    /**
-     * Hands {@code distlock.fence-retention} to a builder, which owns its range. At least {@code distlock.lease} is
-     * this starter's rule, since it ties the two properties: the last fencing token outlives every hold.
-     */
-    static void withFenceRetention(Consumer<Duration> builder, DistlockProperties properties) {
-        Duration retention = properties.getFenceRetention();
-        if (retention != null && properties.getLease() != null && retention.compareTo(properties.getLease()) < 0) {
-            throw PropertyValues.invalid("fence-retention", retention, "must be at least distlock.lease ("
-                    + properties.getLease() + "), so fencing tokens outlive every hold");
-        }
-        PropertyValues.apply("fence-retention", retention, () -> {
-            builder.accept(retention);
-            return retention;
-        });
     }
 
     /**
@@ -247,7 +194,7 @@ public final class DistlockAutoConfiguration {
         @ConditionalOnMissingBean
         static DistributedLockInterceptor distributedLockInterceptor(ObjectProvider<LockRegistry> registry,
                 ObjectProvider<LockCallObserver> observer, Environment environment, BeanFactory beanFactory) {
-            LockDefaults defaults = annotationDefaults(DistlockProperties.bind(environment));
+            LockDefaults defaults = DistlockSettings.annotationDefaults(DistlockProperties.bind(environment));
             return new DistributedLockInterceptor(() -> registry.getIfAvailable(() -> {
                 throw new IllegalStateException("@DistributedLock needs a LockRegistry bean, and there is none: add "
                         + "spring-boot-starter-data-redis (one RedisConnectionFactory, or mark one @Primary), set "

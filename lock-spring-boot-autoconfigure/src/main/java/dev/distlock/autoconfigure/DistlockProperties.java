@@ -1,6 +1,5 @@
 package dev.distlock.autoconfigure;
 
-import dev.distlock.core.support.StoreLockRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +11,7 @@ import org.springframework.core.env.Environment;
 /**
  * Configuration of distlock, bound from {@code distlock.*}: a plain holder. Each value's rule belongs to the object
  * that uses it (the registry builders, {@link dev.distlock.aop.LockDefaults}); a value it refuses fails the startup
- * with a message naming the property ({@link PropertyValues}).
+ * with a message naming the property ({@link DistlockSettings}).
  *
  * @since 0.1.0
  */
