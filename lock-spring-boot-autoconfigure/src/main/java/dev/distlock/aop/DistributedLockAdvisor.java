@@ -26,8 +26,18 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 
     /** An advisor for the given interceptor, ordered {@link #DEFAULT_ORDER} until {@link #setOrder} says otherwise. */
     public DistributedLockAdvisor(DistributedLockInterceptor interceptor) {
+        this(interceptor.operationSource(), interceptor);
+    }
+
+    /**
+     * An advisor matching the methods {@code operations} finds locked, for the interceptor that runs them (sharing
+     * those operations), ordered {@link #DEFAULT_ORDER} until {@link #setOrder} says otherwise.
+     *
+     * @since 0.1.0
+     */
+    public DistributedLockAdvisor(LockOperationSource operations, DistributedLockInterceptor interceptor) {
         this.interceptor = interceptor;
-        this.pointcut = new LockOperationPointcut(interceptor.operationSource());
+        this.pointcut = new LockOperationPointcut(operations);
         setOrder(DEFAULT_ORDER);
     }
 

@@ -38,10 +38,23 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
      */
     public DistributedLockInterceptor(Supplier<LockRegistry> registry, LockDefaults defaults, BeanFactory beanFactory,
             Supplier<LockCallObserver> observer) {
-        LockKeyEvaluator keys = new LockKeyEvaluator(beanFactory);
-        this.operations = new LockOperationSource(new LockOperationFactory(keys, defaults, beanFactory));
-        this.execution = new LockExecution(SingletonSupplier.of(registry), keys, SingletonSupplier.of(observer),
-                SingletonSupplier.of(() -> MethodExecutors.find(beanFactory)));
+        this(new LockOperationSource(defaults, beanFactory), registry, observer, beanFactory);
+    }
+
+    /**
+     * An interceptor for the operations of {@code operations}, shared with the advisor and the validator.
+     *
+     * @param operations the annotated methods' operations
+     * @param registry the lock registry, asked for at the first locked call
+     * @param observer the observer of every call's acquire and hold, asked for at the first locked call
+     * @param beanFactory where a {@code CompletionStage} method's executor is found ({@code applicationTaskExecutor})
+     * @since 0.1.0
+     */
+    public DistributedLockInterceptor(LockOperationSource operations, Supplier<LockRegistry> registry,
+            Supplier<LockCallObserver> observer, BeanFactory beanFactory) {
+        this.operations = operations;
+        this.execution = new LockExecution(SingletonSupplier.of(registry), operations.keys(),
+                SingletonSupplier.of(observer), SingletonSupplier.of(() -> MethodExecutors.find(beanFactory)));
     }
 
     /** Runs the invocation under its lock, or just proceeds when the method is not annotated. */

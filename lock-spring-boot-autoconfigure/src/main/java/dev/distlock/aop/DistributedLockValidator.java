@@ -33,8 +33,17 @@ public final class DistributedLockValidator implements SmartInitializingSingleto
      */
     public DistributedLockValidator(ConfigurableListableBeanFactory beanFactory,
             DistributedLockInterceptor interceptor) {
+        this(beanFactory, interceptor.operationSource());
+    }
+
+    /**
+     * @param beanFactory the factory whose beans are checked
+     * @param operations the operations the interceptor uses (and that are cached for the first calls)
+     * @since 0.1.0
+     */
+    public DistributedLockValidator(ConfigurableListableBeanFactory beanFactory, LockOperationSource operations) {
         this.beanFactory = beanFactory;
-        this.operations = interceptor.operationSource();
+        this.operations = operations;
     }
 
     /**

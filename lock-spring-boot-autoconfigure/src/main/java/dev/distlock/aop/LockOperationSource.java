@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.AnnotatedElementKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
@@ -18,14 +19,36 @@ import org.springframework.util.ReflectionUtils;
  * up on the most specific method, the methods it overrides or implements, then (for public methods other
  * than {@code equals}/{@code hashCode}/{@code toString}) on the class, its superclasses and interfaces;
  * composed annotations count.
+ *
+ * <p>One instance serves the advisor's pointcut, the interceptor and the startup validator, so that what the
+ * validator accepts is exactly what runs; the starter registers it as an infrastructure bean, as Spring's caching
+ * does its {@code CacheOperationSource}.
+ *
+ * @since 0.1.0
  */
-final class LockOperationSource {
+public final class LockOperationSource {
 
     private final Map<AnnotatedElementKey, Optional<LockOperation>> operations = new ConcurrentHashMap<>(256);
+    private final LockKeyEvaluator keys;
     private final LockOperationFactory factory;
 
-    LockOperationSource(LockOperationFactory factory) {
-        this.factory = factory;
+    /**
+     * @param defaults wait, lease and renewal for annotations that leave them empty
+     * @param beanFactory resolves {@code @bean} references in names and {@code ${...}} placeholders in
+     *        {@code timeout}/{@code lease}
+     */
+    public LockOperationSource(LockDefaults defaults, BeanFactory beanFactory) {
+        this(new LockKeyEvaluator(beanFactory), defaults, beanFactory);
+    }
+
+    LockOperationSource(LockKeyEvaluator keys, LockDefaults defaults, BeanFactory beanFactory) {
+        this.keys = keys;
+        this.factory = new LockOperationFactory(keys, defaults, beanFactory);
+    }
+
+    /** The evaluator of the operations' names, for the calls. */
+    LockKeyEvaluator keys() {
+        return keys;
     }
 
     /** The operation of {@code method} called on {@code targetClass}, or {@code null} if it is not locked. */

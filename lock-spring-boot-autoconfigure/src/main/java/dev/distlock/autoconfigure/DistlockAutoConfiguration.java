@@ -4,7 +4,7 @@ import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.DistributedLockInterceptor;
 import dev.distlock.aop.DistributedLockValidator;
 import dev.distlock.aop.LockCallObserver;
-import dev.distlock.aop.LockDefaults;
+import dev.distlock.aop.LockOperationSource;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.memory.InMemoryLockRegistry;
@@ -189,25 +189,34 @@ public final class DistlockAutoConfiguration {
     @Import(LockAutoProxyRegistrar.class)
     static class AnnotationConfiguration {
 
+        /** The annotated methods' operations, shared by the interceptor, the advisor's pointcut and the validator. */
         @Bean
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
         @ConditionalOnMissingBean
-        static DistributedLockInterceptor distributedLockInterceptor(ObjectProvider<LockRegistry> registry,
-                ObjectProvider<LockCallObserver> observer, Environment environment, BeanFactory beanFactory) {
-            LockDefaults defaults = DistlockSettings.annotationDefaults(DistlockProperties.bind(environment));
-            return new DistributedLockInterceptor(() -> registry.getIfAvailable(() -> {
-                throw new IllegalStateException("@DistributedLock needs a LockRegistry bean, and there is none: add "
-                        + "spring-boot-starter-data-redis (one RedisConnectionFactory, or mark one @Primary), set "
-                        + "distlock.store=memory for tests, or define a LockRegistry bean");
-            }), defaults, beanFactory, () -> observer.getIfAvailable(() -> LockCallObserver.NONE));
+        static LockOperationSource distlockOperationSource(Environment environment, BeanFactory beanFactory) {
+            return new LockOperationSource(DistlockSettings.annotationDefaults(DistlockProperties.bind(environment)),
+                    beanFactory);
         }
 
         @Bean
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
         @ConditionalOnMissingBean
-        static DistributedLockAdvisor distributedLockAdvisor(DistributedLockInterceptor interceptor,
-                Environment environment) {
-            DistributedLockAdvisor advisor = new DistributedLockAdvisor(interceptor);
+        static DistributedLockInterceptor distributedLockInterceptor(LockOperationSource operations,
+                ObjectProvider<LockRegistry> registry, ObjectProvider<LockCallObserver> observer,
+                BeanFactory beanFactory) {
+            return new DistributedLockInterceptor(operations, () -> registry.getIfAvailable(() -> {
+                throw new IllegalStateException("@DistributedLock needs a LockRegistry bean, and there is none: add "
+                        + "spring-boot-starter-data-redis (one RedisConnectionFactory, or mark one @Primary), set "
+                        + "distlock.store=memory for tests, or define a LockRegistry bean");
+            }), () -> observer.getIfAvailable(() -> LockCallObserver.NONE), beanFactory);
+        }
+
+        @Bean
+        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+        @ConditionalOnMissingBean
+        static DistributedLockAdvisor distributedLockAdvisor(LockOperationSource operations,
+                DistributedLockInterceptor interceptor, Environment environment) {
+            DistributedLockAdvisor advisor = new DistributedLockAdvisor(operations, interceptor);
             advisor.setOrder(DistlockProperties.bind(environment).getAdvisorOrder());
             return advisor;
         }
@@ -215,8 +224,8 @@ public final class DistlockAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         static DistributedLockValidator distributedLockValidator(ConfigurableListableBeanFactory beanFactory,
-                DistributedLockInterceptor interceptor) {
-            return new DistributedLockValidator(beanFactory, interceptor);
+                LockOperationSource operations) {
+            return new DistributedLockValidator(beanFactory, operations);
         }
     }
 }

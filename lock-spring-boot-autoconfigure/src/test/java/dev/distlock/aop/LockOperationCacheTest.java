@@ -23,8 +23,7 @@ class LockOperationCacheTest {
     void anExpressionIsParsedOnceHoweverOftenItsMethodIsLookedUpAndEvaluated() throws Exception {
         CountingParser parser = new CountingParser();
         LockKeyEvaluator keys = new LockKeyEvaluator(null, parser);
-        LockOperationSource source = new LockOperationSource(
-                new LockOperationFactory(keys, LockTestConfiguration.DEFAULTS, null));
+        LockOperationSource source = new LockOperationSource(keys, LockTestConfiguration.DEFAULTS, null);
         Method method = Orders.class.getMethod("pay", String.class);
 
         LockOperation first = source.find(method, Orders.class);
@@ -40,8 +39,8 @@ class LockOperationCacheTest {
     @Test
     void theSameMethodOnAnotherTargetClassIsASeparateOperation() throws Exception {
         CountingParser parser = new CountingParser();
-        LockOperationSource source = new LockOperationSource(new LockOperationFactory(
-                new LockKeyEvaluator(null, parser), LockTestConfiguration.DEFAULTS, null));
+        LockOperationSource source = new LockOperationSource(new LockKeyEvaluator(null, parser),
+                LockTestConfiguration.DEFAULTS, null);
         Method method = Orders.class.getMethod("pay", String.class);
 
         LockOperation onOrders = source.find(method, Orders.class);

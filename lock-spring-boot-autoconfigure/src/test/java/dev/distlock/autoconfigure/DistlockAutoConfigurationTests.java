@@ -6,6 +6,7 @@ import com.jayway.jsonpath.JsonPath;
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.DistributedLockInterceptor;
+import dev.distlock.aop.LockOperationSource;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.memory.InMemoryLockRegistry;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -43,6 +45,9 @@ class DistlockAutoConfigurationTests {
             assertThat(context).hasSingleBean(RedisLockRegistry.class);
             assertThat(context).hasSingleBean(DistributedLockAdvisor.class);
             assertThat(context).hasSingleBean(DistributedLockInterceptor.class);
+            assertThat(context).hasSingleBean(LockOperationSource.class);
+            assertThat(context.getBeanFactory().getBeanDefinition("distlockOperationSource").getRole())
+                    .isEqualTo(BeanDefinition.ROLE_INFRASTRUCTURE);
             assertThat(context.getBean(RedisLockRegistry.class).keyOf("order:1")).isEqualTo("distlock:{order:1}");
         });
     }
