@@ -2,7 +2,7 @@ package dev.distlock.aop;
 
 import dev.distlock.annotation.DistributedLock.TimeoutAction;
 import dev.distlock.aop.LockCallObserver.Acquiring;
-import dev.distlock.aop.LockCallObserver.Missed;
+import dev.distlock.aop.LockCallObserver.AcquireOutcome;
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockInterruptedException;
@@ -50,13 +50,13 @@ final class LockCall {
         LockCallObserver.AcquireAction<Boolean, InterruptedException> tryLock = () -> lock.tryLock(wait);
         boolean acquired;
         try {
-            acquired = observed.around(skips ? () -> SkipOnTimeout.during(tryLock) : tryLock);
+            acquired = observed.around(tryLock);
         } catch (InterruptedException ex) {
-            observed.missed(Missed.INTERRUPTED, ex);
+            observed.missed(AcquireOutcome.INTERRUPTED, ex);
             Thread.currentThread().interrupt();
             throw new LockInterruptedException(lock.name(), ex);
         } catch (RuntimeException | Error ex) {
-            observed.missed(Missed.ERROR, ex);
+            observed.missed(AcquireOutcome.ERROR, ex);
             throw ex;
         }
         if (acquired) {
@@ -64,10 +64,10 @@ final class LockCall {
                     observed.acquired(lock.fencingToken()));
         }
         if (skips) {
-            observed.missed(Missed.SKIPPED, null);
+            observed.missed(AcquireOutcome.SKIPPED, null);
             return null;
         }
-        observed.missed(Missed.TIMEOUT, null);
+        observed.missed(AcquireOutcome.TIMEOUT, null);
         throw new LockAcquisitionTimeoutException(lock.name(), operation.label(), operation.description(), wait,
                 Duration.ofNanos(System.nanoTime() - start));
     }
@@ -88,10 +88,9 @@ final class LockCall {
                 () -> lock.tryLockAsync(wait);
         CompletableFuture<DetachedLock> pending;
         try {
-            // the registry carries the SKIP mark to the thread that reports the outcome
-            pending = observed.around(skips ? () -> SkipOnTimeout.during(tryLock) : tryLock).toCompletableFuture();
+            pending = observed.around(tryLock).toCompletableFuture();
         } catch (RuntimeException | Error ex) {
-            observed.missed(Missed.ERROR, ex);
+            observed.missed(AcquireOutcome.ERROR, ex);
             return CompletableFuture.failedFuture(ex);
         }
         CompletableFuture<CallHold> result = new CompletableFuture<>();
@@ -99,7 +98,7 @@ final class LockCall {
             if (error != null) {
                 Throwable failure = error instanceof CompletionException wrapped && wrapped.getCause() != null
                         ? wrapped.getCause() : error;
-                observed.missed(failure instanceof CancellationException ? Missed.INTERRUPTED : Missed.ERROR, failure);
+                observed.missed(failure instanceof CancellationException ? AcquireOutcome.INTERRUPTED : AcquireOutcome.ERROR, failure);
                 result.completeExceptionally(failure);
             } else if (hold != null) {
                 CallHold held = CallHold.ofDetached(hold, registry, operation.label(), operation.holdAtLeast(),
@@ -108,10 +107,10 @@ final class LockCall {
                     held.releaseQuietly(); // the subscriber left meanwhile
                 }
             } else if (skips) {
-                observed.missed(Missed.SKIPPED, null);
+                observed.missed(AcquireOutcome.SKIPPED, null);
                 result.complete(null);
             } else {
-                observed.missed(Missed.TIMEOUT, null);
+                observed.missed(AcquireOutcome.TIMEOUT, null);
                 result.completeExceptionally(new LockAcquisitionTimeoutException(lock.name(), operation.label(),
                         operation.description(), wait, Duration.ofNanos(System.nanoTime() - start)));
             }

@@ -1,6 +1,7 @@
 package dev.distlock.aop;
 
 import java.lang.reflect.Method;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -15,6 +16,15 @@ public interface LockCallObserver {
     /** Observes nothing. */
     LockCallObserver NONE = (label, key, method) -> Acquiring.NONE;
 
+    /** One observer telling each of {@code observers}, in their order (the first one's observation outermost). */
+    static LockCallObserver of(List<? extends LockCallObserver> observers) {
+        return switch (observers.size()) {
+            case 0 -> NONE;
+            case 1 -> observers.get(0);
+            default -> new CompositeLockCallObserver(List.copyOf(observers));
+        };
+    }
+
     /**
      * A call is about to try its lock.
      *
@@ -25,8 +35,15 @@ public interface LockCallObserver {
      */
     Acquiring acquiring(String label, String key, Method method);
 
-    /** How an acquire ended without the lock. */
-    enum Missed {
+    /**
+     * How an acquire ended: the one set of outcomes for every report of it. The registry's listeners learn all but
+     * {@link #SKIPPED}, which only the annotated call knows of; {@link Acquiring#missed} gets all but
+     * {@link #ACQUIRED}.
+     */
+    enum AcquireOutcome {
+
+        /** The lock was acquired. */
+        ACQUIRED,
 
         /** The wait ran out and the call failed. */
         TIMEOUT,
@@ -34,7 +51,7 @@ public interface LockCallObserver {
         /** The wait ran out and the call returned without running the method ({@code onTimeout = SKIP}). */
         SKIPPED,
 
-        /** The thread was interrupted while waiting. */
+        /** The thread was interrupted while waiting, or the waiting call was cancelled. */
         INTERRUPTED,
 
         /** The backend failed. */
@@ -76,7 +93,7 @@ public interface LockCallObserver {
             }
 
             @Override
-            public void missed(Missed outcome, Throwable error) {
+            public void missed(AcquireOutcome outcome, Throwable error) {
             }
         };
 
@@ -91,7 +108,7 @@ public interface LockCallObserver {
         Holding acquired(long fencingToken);
 
         /** The acquire ended without the lock; {@code error} is the failure, if any. */
-        void missed(Missed outcome, Throwable error);
+        void missed(AcquireOutcome outcome, Throwable error);
     }
 
     /** One hold in progress. */

@@ -208,7 +208,7 @@ public final class DistlockAutoConfiguration {
                 throw new IllegalStateException("@DistributedLock needs a LockRegistry bean, and there is none: add "
                         + "spring-boot-starter-data-redis (one RedisConnectionFactory, or mark one @Primary), set "
                         + "distlock.store=memory for tests, or define a LockRegistry bean");
-            }), () -> observer.getIfAvailable(() -> LockCallObserver.NONE), beanFactory);
+            }), () -> LockCallObserver.of(observer.orderedStream().toList()), beanFactory);
         }
 
         @Bean

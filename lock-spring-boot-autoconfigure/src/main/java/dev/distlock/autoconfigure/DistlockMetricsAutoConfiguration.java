@@ -1,5 +1,6 @@
 package dev.distlock.autoconfigure;
 
+import dev.distlock.aop.LockCallObserver;
 import dev.distlock.micrometer.DistlockMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -11,7 +12,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Micrometer metrics of distributed locks: a {@link DistlockMetrics} listener, which the main
- * auto-configuration hands to the lock registry with every other {@code LockListener} bean.
+ * auto-configuration hands to the lock registry with every other {@code LockListener} bean, and its counter of
+ * skipped {@code @DistributedLock} calls, an observer of those calls like every other {@code LockCallObserver} bean.
  *
  * <p>Runs after Spring Boot's metrics auto-configurations (named, so that none of them is needed on the
  * class path) because {@code @ConditionalOnBean(MeterRegistry.class)} only sees meter registries whose
@@ -35,5 +37,11 @@ public final class DistlockMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     DistlockMetrics distlockMetrics(MeterRegistry meterRegistry) {
         return new DistlockMetrics(meterRegistry);
+    }
+
+    /** Counts the annotated calls that skipped their method, which the registry's events cannot tell. */
+    @Bean
+    LockCallObserver distlockSkippedCalls(DistlockMetrics metrics) {
+        return metrics.skippedCalls();
     }
 }

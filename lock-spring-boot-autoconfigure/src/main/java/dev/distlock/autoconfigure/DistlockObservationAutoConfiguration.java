@@ -1,6 +1,5 @@
 package dev.distlock.autoconfigure;
 
-import dev.distlock.aop.LockCallObserver;
 import dev.distlock.micrometer.LockAcquireObservationConvention;
 import dev.distlock.micrometer.LockHoldObservationConvention;
 import dev.distlock.micrometer.ObservationLockCallObserver;
@@ -32,7 +31,7 @@ import org.springframework.context.annotation.Bean;
 public final class DistlockObservationAutoConfiguration {
 
     @Bean
-    @ConditionalOnMissingBean(LockCallObserver.class)
+    @ConditionalOnMissingBean
     ObservationLockCallObserver distlockObservations(ObservationRegistry observationRegistry,
             ObjectProvider<LockAcquireObservationConvention> acquireConvention,
             ObjectProvider<LockHoldObservationConvention> holdConvention) {

@@ -1,7 +1,6 @@
 package dev.distlock.autoconfigure;
 
 import dev.distlock.aop.LockDefaults;
-import dev.distlock.aop.SkipOnTimeout;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.support.LockRegistryBuilder;
@@ -44,9 +43,8 @@ final class DistlockSettings {
     }
 
     /**
-     * Applies the settings every registry has: lease, poll interval, the application's listeners (with what they
-     * learn of annotated calls) and its name (shown to operators asking who holds a lock). The registry's default lease is the one its renewed holds
-     * get; with {@code distlock.renew-lease=false} {@code distlock.lease} is a fixed lease for annotated
+     * Applies the settings every registry has: lease, poll interval, the application's listeners and its name
+     * (shown to operators asking who holds a lock). The registry's default lease is the one its renewed holds get; with {@code distlock.renew-lease=false} {@code distlock.lease} is a fixed lease for annotated
      * methods, and the registry keeps its default unless the value also works renewed.
      */
     static <B extends LockRegistryBuilder<B>> B withSharedSettings(B builder, DistlockProperties properties,
@@ -58,8 +56,6 @@ final class DistlockSettings {
         apply("max-poll-interval", properties.getMaxPollInterval(),
                 () -> builder.maxPollInterval(properties.getMaxPollInterval()));
         listeners.orderedStream().forEach(builder::listener);
-        // a non-blocking @DistributedLock call ends on a registry thread: its listeners still learn it skips
-        builder.listenerContext(SkipOnTimeout.LISTENER_CONTEXT);
         return builder;
     }
 

@@ -1,23 +1,31 @@
 package dev.distlock.micrometer;
 
+import dev.distlock.aop.LockCallObserver;
+import dev.distlock.aop.LockCallObserver.AcquireOutcome;
+import dev.distlock.aop.LockCallObserver.HoldEnd;
 import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockListener;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * A {@link LockListener} that records Micrometer meters for every registry it is registered with.
+ * A {@link LockListener} that records Micrometer meters for every registry it is registered with, and (through
+ * {@link #skippedCalls()}) counts the {@code @DistributedLock} calls that skipped their method. Each meter has one
+ * source: the registry's events for what the registry does, the annotated call for what only it decides.
  *
  * <table>
  * <caption>Meters</caption>
  * <tr><th>name</th><th>type</th><th>tags</th><th>meaning</th></tr>
  * <tr><td>{@code distlock.acquire}</td><td>timer</td><td>{@code lock}, {@code outcome} =
- * {@code acquired | timeout | skipped | interrupted | error}</td><td>time spent waiting in an acquire call, by
- * how it ended ({@code skipped}: a {@code @DistributedLock(onTimeout = SKIP)} call timed out; {@code error}: the
- * backend failed)</td></tr>
+ * {@code acquired | timeout | interrupted | error}</td><td>time spent waiting in an acquire call, by how it ended
+ * ({@code error}: the backend failed)</td></tr>
+ * <tr><td>{@code distlock.skipped}</td><td>counter</td><td>{@code lock}</td><td>{@code @DistributedLock(onTimeout =
+ * SKIP)} calls that did not run their method because the lock stayed busy (their wait is a {@code timeout} of
+ * {@code distlock.acquire})</td></tr>
  * <tr><td>{@code distlock.acquire.retrying}</td><td>counter</td><td>{@code lock}</td><td>acquire calls that
  * met only transient backend errors for a second (a replica refusing writes, a cluster down) and went on
  * waiting; counted once per call</td></tr>
@@ -67,6 +75,13 @@ public final class DistlockMetrics implements LockListener {
     /** Counter of renewals that failed in the backend. */
     public static final String RENEWAL_FAILURES = "distlock.renewal.failures";
 
+    /** Counter of annotated calls that skipped their method. */
+    public static final String SKIPPED = "distlock.skipped";
+
+    /** The outcomes of {@value #ACQUIRE}: what a registry tells its listeners (a skip is the annotated call's). */
+    static final List<AcquireOutcome> REGISTRY_OUTCOMES = List.of(AcquireOutcome.ACQUIRED, AcquireOutcome.TIMEOUT,
+            AcquireOutcome.INTERRUPTED, AcquireOutcome.ERROR);
+
     /** Tag holding the lock's label. */
     public static final String LOCK_TAG = "lock";
 
@@ -94,7 +109,18 @@ public final class DistlockMetrics implements LockListener {
 
     @Override
     public void onAcquireFailed(LockEvent event) {
-        metersOf(event).acquire(AcquireOutcome.ofFailure(event)).record(event.elapsed());
+        Throwable error = event.error();
+        AcquireOutcome outcome = error == null ? AcquireOutcome.TIMEOUT
+                : error instanceof InterruptedException ? AcquireOutcome.INTERRUPTED : AcquireOutcome.ERROR;
+        metersOf(event).acquire(outcome).record(event.elapsed());
+    }
+
+    /**
+     * The observer of {@code @DistributedLock} calls that counts in {@value #SKIPPED} those that skipped their
+     * method; the starter registers it as a {@link LockCallObserver} bean beside the observations.
+     */
+    public LockCallObserver skippedCalls() {
+        return (label, key, method) -> metersOf(label).skipCounter();
     }
 
     @Override
@@ -135,7 +161,10 @@ public final class DistlockMetrics implements LockListener {
     }
 
     private LabelMeters metersOf(LockEvent event) {
-        String label = event.label() != null ? event.label() : UNLABELED;
+        return metersOf(event.label() != null ? event.label() : UNLABELED);
+    }
+
+    private LabelMeters metersOf(String label) {
         LabelMeters existing = meters.get(label);
         // get first: computeIfAbsent may lock a bin even when the value is present
         return existing != null ? existing : meters.computeIfAbsent(label, key -> new LabelMeters(registry, key));

@@ -1,5 +1,9 @@
 package dev.distlock.micrometer;
 
+import dev.distlock.aop.LockCallObserver.AcquireOutcome;
+import dev.distlock.aop.LockCallObserver.Acquiring;
+import dev.distlock.aop.LockCallObserver.HoldEnd;
+import dev.distlock.aop.LockCallObserver.Holding;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,15 +26,18 @@ final class LabelMeters {
     private final Counter lost;
     private final Counter releaseFailures;
     private final Counter renewalFailures;
+    private final Counter skipped;
+    /** What an annotated call's acquire tells these meters: only a skip, which the registry never learns of. */
+    private final Acquiring skipCounter;
 
     LabelMeters(MeterRegistry registry, String label) {
         Tags tags = Tags.of(DistlockMetrics.LOCK_TAG, label);
-        for (AcquireOutcome outcome : AcquireOutcome.values()) {
-            acquire.put(outcome, timer(registry, DistlockMetrics.ACQUIRE, tags, outcome.tagValue,
+        for (AcquireOutcome outcome : DistlockMetrics.REGISTRY_OUTCOMES) {
+            acquire.put(outcome, timer(registry, DistlockMetrics.ACQUIRE, tags, outcome.tagValue(),
                     "Time spent waiting to acquire a distributed lock, by outcome"));
         }
         for (HoldEnd end : HoldEnd.values()) {
-            held.put(end, timer(registry, DistlockMetrics.HELD, tags, end.tagValue,
+            held.put(end, timer(registry, DistlockMetrics.HELD, tags, end.tagValue(),
                     "How long distributed locks were held, by how the hold ended"));
         }
         active = LongTaskTimer.builder(DistlockMetrics.HELD_ACTIVE)
@@ -45,6 +52,22 @@ final class LabelMeters {
                 "Releases that failed in the backend; the key expires with its lease");
         renewalFailures = counter(registry, DistlockMetrics.RENEWAL_FAILURES, tags,
                 "Lease renewals that failed in the backend; retried at the next period");
+        skipped = counter(registry, DistlockMetrics.SKIPPED, tags,
+                "@DistributedLock(onTimeout = SKIP) calls that did not run their method: the lock stayed busy");
+        skipCounter = new Acquiring() {
+
+            @Override
+            public Holding acquired(long fencingToken) {
+                return Holding.NONE;
+            }
+
+            @Override
+            public void missed(AcquireOutcome outcome, Throwable error) {
+                if (outcome == AcquireOutcome.SKIPPED) {
+                    skipped.increment();
+                }
+            }
+        };
     }
 
     private static Timer timer(MeterRegistry registry, String name, Tags tags, String outcome,
@@ -83,5 +106,9 @@ final class LabelMeters {
 
     Counter renewalFailures() {
         return renewalFailures;
+    }
+
+    Acquiring skipCounter() {
+        return skipCounter;
     }
 }

@@ -61,7 +61,7 @@ public final class ObservationLockCallObserver implements LockCallObserver {
 
         @Override
         public Holding acquired(long fencingToken) {
-            context.setOutcome("acquired");
+            context.setOutcome(AcquireOutcome.ACQUIRED.tagValue());
             context.setFencingToken(fencingToken);
             observation.stop();
             LockObservationContext held = new LockObservationContext(context.getLabel(), context.getKey(),
@@ -71,7 +71,7 @@ public final class ObservationLockCallObserver implements LockCallObserver {
         }
 
         @Override
-        public void missed(Missed outcome, Throwable error) {
+        public void missed(AcquireOutcome outcome, Throwable error) {
             context.setOutcome(outcome.tagValue());
             if (error != null) {
                 observation.error(error);

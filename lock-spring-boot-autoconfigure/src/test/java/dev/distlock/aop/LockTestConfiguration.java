@@ -36,8 +36,7 @@ class LockTestConfiguration {
 
     @Bean(destroyMethod = "close")
     InMemoryLockRegistry lockRegistry(InMemoryLockStore lockStore, ObjectProvider<LockListener> listeners) {
-        InMemoryLockRegistry.Builder builder = InMemoryLockRegistry.builder().store(lockStore)
-                .listenerContext(SkipOnTimeout.LISTENER_CONTEXT);
+        InMemoryLockRegistry.Builder builder = InMemoryLockRegistry.builder().store(lockStore);
         listeners.orderedStream().forEach(builder::listener);
         return builder.build();
     }
@@ -53,9 +52,10 @@ class LockTestConfiguration {
         @Bean
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
         static DistributedLockInterceptor distributedLockInterceptor(ObjectProvider<LockRegistry> registry,
-                ObjectProvider<LockDefaults> defaults, BeanFactory beanFactory) {
+                ObjectProvider<LockDefaults> defaults, ObjectProvider<LockCallObserver> observers,
+                BeanFactory beanFactory) {
             return new DistributedLockInterceptor(registry::getObject, defaults.getIfAvailable(() -> DEFAULTS),
-                    beanFactory);
+                    beanFactory, () -> LockCallObserver.of(observers.orderedStream().toList()));
         }
 
         @Bean

@@ -20,7 +20,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import reactor.core.publisher.Mono;
 
-/** A busy lock of an {@code onTimeout = SKIP} call is a skip in the meters, of a FAIL call a timeout. */
+/**
+ * A busy lock of an {@code onTimeout = SKIP} call is counted as a skip, by the call; its wait, like a FAIL call's, is
+ * a timeout of the registry.
+ */
 class SkippedCallMetricsTest {
 
     private AnnotationConfigApplicationContext context;
@@ -48,9 +51,8 @@ class SkippedCallMetricsTest {
         assertThat(job.runIfFree()).isNull();
         assertThatThrownBy(job::runOrFail).isInstanceOf(LockAcquisitionTimeoutException.class);
 
-        assertThat(count("skipped")).isEqualTo(1);
-        assertThat(count("timeout")).isEqualTo(1);
-        assertThat(SkipOnTimeout.isActive()).isFalse();
+        assertThat(skipped()).isEqualTo(1);
+        assertThat(count("timeout")).isEqualTo(2);
     }
 
     /** A Mono call acquires without blocking and ends on a registry thread: the meters still tell skip from fail. */
@@ -66,8 +68,17 @@ class SkippedCallMetricsTest {
         assertThatThrownBy(() -> job.monoOrFail().block(Duration.ofSeconds(10)))
                 .isInstanceOf(LockAcquisitionTimeoutException.class);
 
-        assertThat(count("skipped")).isEqualTo(1);
-        assertThat(count("timeout")).isEqualTo(1);
+        assertThat(skipped()).isEqualTo(1);
+        assertThat(count("timeout")).isEqualTo(2);
+    }
+
+    @Test
+    void theAcquireTimerHasNoSkippedOutcome() {
+        assertThat(meters.find(DistlockMetrics.ACQUIRE).tag(DistlockMetrics.OUTCOME_TAG, "skipped").timers()).isEmpty();
+    }
+
+    private double skipped() {
+        return meters.get(DistlockMetrics.SKIPPED).tag(DistlockMetrics.LOCK_TAG, "job").counter().count();
     }
 
     private long count(String outcome) {
@@ -110,6 +121,11 @@ class SkippedCallMetricsTest {
         @Bean
         DistlockMetrics distlockMetrics(MeterRegistry meterRegistry) {
             return new DistlockMetrics(meterRegistry);
+        }
+
+        @Bean
+        LockCallObserver distlockSkippedCalls(DistlockMetrics metrics) {
+            return metrics.skippedCalls();
         }
 
         @Bean

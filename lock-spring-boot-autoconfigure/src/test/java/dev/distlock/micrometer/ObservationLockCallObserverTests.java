@@ -40,7 +40,7 @@ class ObservationLockCallObserverTests {
 
     @Test
     void aSkippedCallIsOneAcquireObservationWithOutcomeSkippedAndNoToken() {
-        observer.acquiring("nightly", "nightly", method).missed(LockCallObserver.Missed.SKIPPED, null);
+        observer.acquiring("nightly", "nightly", method).missed(LockCallObserver.AcquireOutcome.SKIPPED, null);
 
         assertThat(registry).hasNumberOfObservationsEqualTo(1)
                 .hasObservationWithNameEqualTo("distlock.acquisition").that()

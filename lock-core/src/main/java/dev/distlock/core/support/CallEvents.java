@@ -1,32 +1,27 @@
 package dev.distlock.core.support;
 
-import dev.distlock.core.ListenerContext;
 import dev.distlock.core.LockEvent;
 
 /**
- * What the listeners hear of one acquire call, told in the context of the thread that started it
- * ({@link ListenerContext}), whichever thread ends the call; nothing is made when no listener is registered.
+ * What the listeners hear of one acquire call, whichever thread ends it; nothing is made when no listener is
+ * registered.
  */
 final class CallEvents implements TransientRetries.Reporter {
 
     private final Listeners listeners;
     private final LockRequest request;
     private final WaitTimers time;
-    private final Object context;
 
     CallEvents(Listeners listeners, LockRequest request, WaitTimers time) {
         this.listeners = listeners;
         this.request = request;
         this.time = time;
-        this.context = listeners.any() ? listeners.captureContext() : null;
     }
 
     /** Transient failures have lasted a while: the listeners hear of it once, while the call goes on waiting. */
     @Override
     public void persistent(RuntimeException lastFailure) {
-        try (ListenerContext.Scope scope = listeners.inContext(context)) {
-            listeners.acquireRetrying(event(lastFailure));
-        }
+        listeners.acquireRetrying(event(lastFailure));
     }
 
     /**
@@ -38,11 +33,9 @@ final class CallEvents implements TransientRetries.Reporter {
             settle.run();
             return;
         }
-        try (ListenerContext.Scope scope = listeners.inContext(context)) {
-            settle.run();
-            if (hold == null) {
-                listeners.acquireFailed(event(error));
-            }
+        settle.run();
+        if (hold == null) {
+            listeners.acquireFailed(event(error));
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.LockBackendException;
-import dev.distlock.core.ListenerContext;
 import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockListener;
 import java.util.List;
@@ -15,26 +14,14 @@ final class Listeners {
     private static final Logger log = LoggerFactory.getLogger(Listeners.class);
 
     private final List<LockListener> listeners;
-    private final ListenerContext context;
 
-    Listeners(List<LockListener> listeners, ListenerContext context) {
+    Listeners(List<LockListener> listeners) {
         this.listeners = List.copyOf(listeners);
-        this.context = context;
     }
 
     /** Whether any listener is registered: without one, no event is made. */
     boolean any() {
         return !listeners.isEmpty();
-    }
-
-    /** What an acquire call's events must be told in: captured on the thread that starts the call. */
-    Object captureContext() {
-        return context.capture();
-    }
-
-    /** Makes a captured context current around the listeners' calls for one call's events. */
-    ListenerContext.Scope inContext(Object captured) {
-        return context.restore(captured);
     }
 
     void acquired(LockEvent event) {

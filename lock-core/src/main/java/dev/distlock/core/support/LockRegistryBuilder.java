@@ -1,7 +1,6 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.Lease;
-import dev.distlock.core.ListenerContext;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
 import java.time.Duration;
@@ -23,7 +22,6 @@ public abstract class LockRegistryBuilder<B extends LockRegistryBuilder<B>> {
     private Duration maxPollInterval = Duration.ofMillis(500);
     private String applicationName;
     private final List<LockListener> listeners = new ArrayList<>();
-    private ListenerContext listenerContext = ListenerContext.NONE;
 
     /**
      * The lease of holds obtained with {@link Lease#renewed()} (default 30s); the watchdog renews it
@@ -69,10 +67,6 @@ public abstract class LockRegistryBuilder<B extends LockRegistryBuilder<B>> {
         return listeners;
     }
 
-    ListenerContext listenerContext() {
-        return listenerContext;
-    }
-
     /**
      * The name of the application this registry runs in (with Spring Boot, {@code spring.application.name}),
      * shown to operators who ask any process who holds a lock ({@link LockRegistry#inspect}); optional.
@@ -85,15 +79,6 @@ public abstract class LockRegistryBuilder<B extends LockRegistryBuilder<B>> {
     /** Adds a listener told of acquisitions, releases, losses and failures. */
     public B listener(LockListener listener) {
         this.listeners.add(Objects.requireNonNull(listener, "listener"));
-        return self();
-    }
-
-    /**
-     * What the listeners' acquire events carry from the thread that started the call to the thread that reports
-     * it (for non-blocking calls, one of the registry's); none by default.
-     */
-    public B listenerContext(ListenerContext context) {
-        this.listenerContext = Objects.requireNonNull(context, "listenerContext");
         return self();
     }
 

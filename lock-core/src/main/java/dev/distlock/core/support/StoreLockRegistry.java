@@ -61,7 +61,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         this.defaultLease = settings.defaultLease();
         this.maxPollMillis = settings.maxPollIntervalMillis();
         this.waiterTimeoutMillis = HoldClock.waiterTimeoutMillis(maxPollMillis);
-        this.listeners = new Listeners(settings.listeners(), settings.listenerContext());
+        this.listeners = new Listeners(settings.listeners());
         AsyncLockStore own = store.async();
         this.sends = own != null ? own : AsyncLockStore.on(store, threads.calls());
         this.callerSends = AsyncLockStore.onCallingThread(store);
