@@ -84,4 +84,13 @@ public interface DetachedLock {
      * @throws IllegalMonitorStateException if it was released already
      */
     Duration remainingLease();
+
+    /**
+     * Asks the backend whether this hold is still this owner's, as {@link FencedLock#verifyHeld()} does.
+     *
+     * @throws IllegalMonitorStateException if it was released already
+     * @throws LockLostException saying why, if the hold is lost
+     * @throws LockBackendException if the backend could not be asked
+     */
+    void verifyHeld();
 }

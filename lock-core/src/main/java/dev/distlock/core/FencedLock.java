@@ -130,6 +130,18 @@ public interface FencedLock extends Lock {
     Duration remainingLease();
 
     /**
+     * Asks the backend whether the current thread's hold is still this owner's, right before work that must not
+     * happen without the lock (a commit, say): returns if it is; if not, the hold counts as lost from now on. One
+     * round trip, none when the hold is known lost already. It cannot vouch for the time after it answered: fencing
+     * tokens can.
+     *
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     * @throws LockLostException saying why, if the hold is lost
+     * @throws LockBackendException if the backend could not be asked
+     */
+    void verifyHeld();
+
+    /**
      * Hands the current thread's hold (all its re-entrant counts) to whoever receives the returned object,
      * which may release it from any thread. From now on no thread holds the lock re-entrantly; the
      * watchdog keeps renewing it until {@link DetachedLock#unlock()}.

@@ -9,6 +9,8 @@ public class LockLostException extends DistributedLockException {
 
     private static final long serialVersionUID = 1L;
 
+    private final String reason;
+
     public LockLostException(String lockName) {
         this(lockName, "Redis no longer holds it under this owner's token (the key was deleted or overwritten)");
     }
@@ -17,7 +19,21 @@ public class LockLostException extends DistributedLockException {
      * @param reason how the loss was found, e.g. that the lease ran out before a renewal was confirmed
      */
     public LockLostException(String lockName, String reason) {
+        this(lockName, reason, null);
+    }
+
+    /**
+     * @param reason how the loss was found
+     * @param cause what found it, if it is an exception of its own
+     */
+    public LockLostException(String lockName, String reason, Throwable cause) {
         super(lockName, "Lock '" + lockName + "' was lost before it was released: its lease expired or another "
-                + "owner took it; " + reason + ". The other owner's key was left intact");
+                + "owner took it; " + reason + ". The other owner's key was left intact", cause);
+        this.reason = reason;
+    }
+
+    /** How the loss was found, e.g. that the lease ran out before a renewal was confirmed. */
+    public String reason() {
+        return reason;
     }
 }

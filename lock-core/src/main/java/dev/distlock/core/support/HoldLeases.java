@@ -78,6 +78,14 @@ final class HoldLeases {
         return leaseRead(hold, millis);
     }
 
+    /** Asks the store whether the hold is still its owner's: returns if so, else it is lost (thrown, saying why). */
+    void verify(Hold hold) {
+        if (remainingLease(hold).isZero()) {
+            holds.stillHeld(hold); // a deadline just passed is a loss too, reported as one
+            throw new LockLostException(hold.name, hold.lostReason());
+        }
+    }
+
     /** {@link #remainingLease} without waiting: the stage completes on a step thread with the same outcome. */
     CompletionStage<Duration> remainingLeaseAsync(Hold hold) {
         if (!holds.stillHeld(hold)) {

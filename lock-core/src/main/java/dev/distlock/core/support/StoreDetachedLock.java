@@ -96,6 +96,12 @@ final class StoreDetachedLock implements DetachedLock {
     }
 
     @Override
+    public void verifyHeld() {
+        requireNotReleased();
+        registry.leases().verify(hold);
+    }
+
+    @Override
     public String toString() {
         return "DetachedLock[" + hold.name + ", fencing token " + hold.fencingToken + "]";
     }

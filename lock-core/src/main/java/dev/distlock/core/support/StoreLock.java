@@ -115,6 +115,11 @@ final class StoreLock implements FencedLock {
     }
 
     @Override
+    public void verifyHeld() {
+        registry.leases().verify(registry.ownHold(name));
+    }
+
+    @Override
     public DetachedLock detach() {
         Hold hold = registry.ownHold(name);
         hold.owner = null;

@@ -13,6 +13,7 @@ import dev.distlock.core.LockTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -341,6 +342,41 @@ public abstract class LockRegistryContract extends AsyncLockContract {
                 .hasMessageContaining("'deleted-then-unlocked'");
         assertThat(listener.events("lost")).hasSize(1);
         assertThat(listener.events("released")).isEmpty();
+    }
+
+    @Test
+    void verifyHeldAsksTheBackendAndFindsAKeyDeletedBeforeTheWatchdogNoticed() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        LockRegistry registry = registry(listener);
+        FencedLock lock = registry.obtain("verified", Lease.fixed(Duration.ofSeconds(30)));
+        lock.lock();
+        lock.verifyHeld();
+
+        deleteFromOutside(registry, "verified");
+
+        assertThatThrownBy(lock::verifyHeld).isInstanceOf(LockLostException.class).hasMessageContaining("'verified'")
+                .hasMessageContaining("no longer holds it");
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        assertThat(listener.events("lost")).hasSize(1);
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+        assertThat(listener.events("lost")).as("one hold, one loss").hasSize(1);
+    }
+
+    @Test
+    void verifyHeldOnADetachedHoldFindsAnOverwrittenKey() throws Exception {
+        LockRegistry registry = registry();
+        DetachedLock hold = registry.obtain("verified-detached", Lease.fixed(Duration.ofSeconds(30))).lockAsync()
+                .toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        hold.verifyHeld();
+
+        overwriteFromOutside(registry, "verified-detached", "intruder");
+
+        assertThatThrownBy(hold::verifyHeld).isInstanceOf(LockLostException.class)
+                .hasMessageContaining("'verified-detached'");
+        assertThat(hold.isHeld()).isFalse();
+        assertThatThrownBy(hold::unlock).isInstanceOf(LockLostException.class);
+        assertThatThrownBy(hold::verifyHeld).as("released (here: found lost) already")
+                .isInstanceOf(IllegalMonitorStateException.class);
     }
 
     @Test
