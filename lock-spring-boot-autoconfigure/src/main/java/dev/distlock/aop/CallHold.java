@@ -7,6 +7,7 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockLostException;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -79,6 +80,12 @@ final class CallHold {
         return stack != null ? stack.peek() : null;
     }
 
+    /** The holds of the annotated calls running on this thread, innermost first. */
+    static List<CallHold> onThisThread() {
+        ArrayDeque<CallHold> stack = STACK.get();
+        return stack != null ? List.copyOf(stack) : List.of();
+    }
+
     /**
      * The innermost hold of {@code key} from {@code registry} that no thread owns (acquired without blocking) among
      * the annotated calls running on this thread, or {@code null}: a call nested in it runs under it, since it cannot
@@ -123,6 +130,23 @@ final class CallHold {
             return hold.isHeld();
         }
         return Thread.currentThread() != owner || lock.isHeldByCurrentThread();
+    }
+
+    /**
+     * Asks the backend whether this hold, if not released yet, is still its owner's (see
+     * {@link FencedLock#verifyHeld()}); for a hold owned by a thread, on that thread.
+     *
+     * @throws LockLostException saying why, if it is lost
+     */
+    void verifyHeld() {
+        if (released.get()) {
+            return;
+        }
+        if (detached != null) {
+            detached.verifyHeld();
+        } else {
+            lock.verifyHeld();
+        }
     }
 
     /** Runs the method with this context as the innermost one of the current thread. */

@@ -78,6 +78,9 @@ public class DistlockProperties {
     /** Redlock: locks held on a majority of independent Redis servers. */
     private final Redlock redlock = new Redlock();
 
+    /** Transactions that begin inside a @DistributedLock call. */
+    private final Transaction transaction = new Transaction();
+
     /** Binds the properties straight from the environment, for beans created before the properties bean (advisors). */
     static DistlockProperties bind(Environment environment) {
         return Binder.get(environment).bindOrCreate(PREFIX, DistlockProperties.class);
@@ -171,6 +174,10 @@ public class DistlockProperties {
         return redlock;
     }
 
+    public Transaction getTransaction() {
+        return transaction;
+    }
+
     /** Where locks live. */
     public enum Store {
 
@@ -182,6 +189,25 @@ public class DistlockProperties {
 
         /** This JVM only: for tests. */
         MEMORY
+    }
+
+    /** Transactions that begin inside a @DistributedLock call. */
+    public static class Transaction {
+
+        /**
+         * Whether such a transaction asks Redis, right before it commits, whether the call's lock is still held, and
+         * rolls back (failing with LockLostBeforeCommitException) if it is not. One Redis round trip per commit;
+         * thread-bound transaction managers (JDBC, JPA), not reactive ones.
+         */
+        private boolean rollbackOnLoss = true;
+
+        public boolean isRollbackOnLoss() {
+            return rollbackOnLoss;
+        }
+
+        public void setRollbackOnLoss(boolean rollbackOnLoss) {
+            this.rollbackOnLoss = rollbackOnLoss;
+        }
     }
 
     /** Replica acknowledgement of lock writes. */

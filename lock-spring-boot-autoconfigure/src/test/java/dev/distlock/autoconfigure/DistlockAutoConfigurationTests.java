@@ -7,6 +7,7 @@ import dev.distlock.annotation.DistributedLock;
 import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.DistributedLockInterceptor;
 import dev.distlock.aop.LockOperationSource;
+import dev.distlock.aop.LockedTransactions;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.support.LockRegistryBuilder;
 import dev.distlock.memory.InMemoryLockRegistry;
@@ -31,6 +32,8 @@ import org.springframework.core.annotation.Order;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 class DistlockAutoConfigurationTests {
 
@@ -50,6 +53,16 @@ class DistlockAutoConfigurationTests {
                     .isEqualTo(BeanDefinition.ROLE_INFRASTRUCTURE);
             assertThat(context.getBean(RedisLockRegistry.class).keyOf("order:1")).isEqualTo("distlock:{order:1}");
         });
+    }
+
+    @Test
+    void everyTransactionManagerFailsTheCommitOfALostLockUnlessTurnedOff() {
+        runner.withUserConfiguration(OwnTransactionManager.class).run(context -> assertThat(context
+                .getBean(DataSourceTransactionManager.class).getTransactionExecutionListeners())
+                .singleElement().isInstanceOf(LockedTransactions.class));
+        runner.withUserConfiguration(OwnTransactionManager.class)
+                .withPropertyValues("distlock.transaction.rollback-on-loss=false").run(context -> assertThat(context
+                        .getBean(DataSourceTransactionManager.class).getTransactionExecutionListeners()).isEmpty());
     }
 
     @Test
@@ -231,6 +244,15 @@ class DistlockAutoConfigurationTests {
             assertThat(context.getStartupFailure()).as(property).rootCause()
                     .hasMessageContaining(name).hasMessageContaining(reason);
         });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnTransactionManager {
+
+        @Bean
+        DataSourceTransactionManager transactionManager() {
+            return new DataSourceTransactionManager(new DriverManagerDataSource("jdbc:h2:mem:unused"));
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
