@@ -1,6 +1,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -33,6 +34,11 @@ public interface DetachedLock {
 
     /** The fencing token of this hold. */
     long fencingToken();
+
+    /** The fencing token of each name of this hold: one entry, or one per name of a lock on several names. */
+    default Map<String, Long> fencingTokens() {
+        return Map.of(name(), fencingToken());
+    }
 
     /** Whether this hold is neither released nor known to be lost. */
     boolean isHeld();

@@ -1,6 +1,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -110,6 +111,16 @@ public interface FencedLock extends Lock {
      * @throws IllegalMonitorStateException if the current thread does not hold the lock
      */
     long fencingToken();
+
+    /**
+     * The fencing token of each name the current thread holds through this lock: one entry for a lock on one name,
+     * one per name, in their canonical order, for a lock on several ({@link LockRegistry#obtainAll}).
+     *
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     */
+    default Map<String, Long> fencingTokens() {
+        return Map.of(name(), fencingToken());
+    }
 
     /**
      * Sets the remaining lease of the current thread's hold to {@code lease}; a renewed hold is renewed to

@@ -1,6 +1,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 
@@ -54,6 +55,44 @@ public interface LockRegistry {
     FencedLock obtain(String name, Lease lease, String label);
 
     /**
+     * Returns one lock on all of {@code names}, with the registry's default lease, renewed while held: see
+     * {@link #obtainAll(Collection, Lease, String)}.
+     *
+     * @throws InvalidLockNameException if a name is empty, too long or not valid UTF-16
+     * @throws IllegalArgumentException if {@code names} is empty
+     */
+    default FencedLock obtainAll(Collection<String> names) {
+        return obtainAll(names, Lease.renewed(), null);
+    }
+
+    /**
+     * Returns one lock on all of {@code names} at once: acquired when every name is, all or nothing within one wait,
+     * released all together. The names are taken in one canonical order (sorted, each once) whatever order they are
+     * listed in, so callers locking overlapping sets in any order never deadlock; duplicates are harmless. Each name
+     * is an ordinary lock of this registry (on a cluster the names may live on different slots), with a fencing
+     * token of its own ({@link FencedLock#fencingTokens()}; {@link FencedLock#fencingToken()} throws unless the set
+     * comes down to one name, whose own lock is then returned).
+     *
+     * <pre>{@code
+     * FencedLock both = registry.obtainAll(List.of("account:" + from, "account:" + to));
+     * if (both.tryLock(Duration.ofSeconds(5))) {
+     *     try {
+     *         ledger.transfer(from, to, amount, both.fencingTokens());
+     *     } finally {
+     *         both.unlock();
+     *     }
+     * }
+     * }</pre>
+     *
+     * @param label the label of every name's lock, or {@code null} for none
+     * @throws InvalidLockNameException if a name is empty, too long or not valid UTF-16
+     * @throws IllegalArgumentException if {@code names} is empty
+     */
+    default FencedLock obtainAll(Collection<String> names, Lease lease, String label) {
+        return MultiNameLock.of(this, names, lease, label);
+    }
+
+    /**
      * The locks this registry holds now, with their remaining leases (one backend call per hold): for
      * monitoring, not for deciding anything.
      */
@@ -91,8 +130,22 @@ public interface LockRegistry {
      */
     default <T, E extends Throwable> T executeLocked(String name, Lease lease, Duration wait, LockedTask<T, E> task)
             throws E {
+        return executeLocked(obtain(name, lease), wait, task);
+    }
+
+    /**
+     * Like {@link #executeLocked(String, Duration, LockedTask)} on all of {@code names} at once
+     * ({@link #obtainAll(Collection)}): all or nothing within {@code wait}, in any order without deadlock.
+     */
+    default <T, E extends Throwable> T executeLocked(Collection<String> names, Duration wait, LockedTask<T, E> task)
+            throws E {
+        return executeLocked(obtainAll(names), wait, task);
+    }
+
+    private static <T, E extends Throwable> T executeLocked(FencedLock lock, Duration wait, LockedTask<T, E> task)
+            throws E {
         Objects.requireNonNull(task, "task");
-        FencedLock lock = obtain(name, lease);
+        String name = lock.name();
         boolean acquired;
         try {
             acquired = lock.tryLock(wait);

@@ -13,8 +13,13 @@ import dev.distlock.core.LockTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -342,6 +347,87 @@ public abstract class LockRegistryContract extends AsyncLockContract {
                 .hasMessageContaining("'deleted-then-unlocked'");
         assertThat(listener.events("lost")).hasSize(1);
         assertThat(listener.events("released")).isEmpty();
+    }
+
+    @Test
+    void aLockOnSeveralNamesTakesThemAllOrNoneAndGivesEachItsToken() throws Exception {
+        DetachedLock busy = registry().obtain("several:b").lockAsync().toCompletableFuture()
+                .get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        FencedLock several = registry().obtainAll(List.of("several:c", "several:a", "several:b", "several:a"));
+        assertThat(several.name()).isEqualTo("[several:a, several:b, several:c]");
+
+        assertThat(several.tryLock(Duration.ofMillis(100))).isFalse();
+        assertThat(registry().obtain("several:a").isLocked()).as("given back").isFalse();
+        assertThat(registry().obtain("several:c").isLocked()).as("never taken").isFalse();
+
+        busy.unlock();
+        assertThat(several.tryLock(PATIENCE)).isTrue();
+        assertThat(several.isHeldByCurrentThread()).isTrue();
+        assertThat(several.fencingTokens()).containsOnlyKeys("several:a", "several:b", "several:c");
+        assertThatThrownBy(several::fencingToken).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("fencingTokens()");
+        several.unlock();
+        assertThat(registry().obtain("several:b").isLocked()).isFalse();
+        LockRegistry registry = registry();
+        assertThat(registry.obtainAll(List.of("one", "one"))).as("one name's own lock")
+                .isEqualTo(registry.obtain("one"));
+    }
+
+    @Test
+    void locksOnOverlappingNamesListedInOppositeOrdersNeverDeadlock() throws Exception {
+        LockRegistry first = registry();
+        LockRegistry second = registry();
+        AtomicInteger counter = new AtomicInteger();
+        int rounds = 100;
+        Callable<Void> forwards = transfers(first.obtainAll(List.of("pair:x", "pair:y")), counter, rounds);
+        Callable<Void> backwards = transfers(second.obtainAll(List.of("pair:y", "pair:x")), counter, rounds);
+
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            Future<Void> one = threads.submit(forwards);
+            Future<Void> other = threads.submit(backwards);
+            one.get(60, TimeUnit.SECONDS);
+            other.get(60, TimeUnit.SECONDS);
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(counter.get()).as("increments, each a read and a write apart").isEqualTo(2 * rounds);
+    }
+
+    /** {@code rounds} read-then-write increments of {@code counter}, each under {@code lock}. */
+    private static Callable<Void> transfers(FencedLock lock, AtomicInteger counter, int rounds) {
+        return () -> {
+            for (int i = 0; i < rounds; i++) {
+                assertThat(lock.tryLock(PATIENCE)).isTrue();
+                try {
+                    int read = counter.get();
+                    Thread.yield();
+                    counter.set(read + 1);
+                } finally {
+                    lock.unlock();
+                }
+            }
+            return null;
+        };
+    }
+
+    @Test
+    void aLockOnSeveralNamesAcquiredWithoutAThreadGivesBackWhatItTookWhenOneStaysBusy() throws Exception {
+        DetachedLock busy = registry().obtain("async-several:b").lockAsync().toCompletableFuture()
+                .get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        FencedLock several = registry().obtainAll(List.of("async-several:a", "async-several:b"));
+
+        assertThat(several.tryLockAsync(Duration.ofMillis(100)).toCompletableFuture()
+                .get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isNull();
+        awaitUntil(() -> !registry().obtain("async-several:a").isLocked());
+
+        busy.unlock();
+        DetachedLock hold = several.tryLockAsync(PATIENCE).toCompletableFuture()
+                .get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        assertThat(hold.isHeld()).isTrue();
+        assertThat(hold.fencingTokens()).containsOnlyKeys("async-several:a", "async-several:b");
+        hold.unlockAsync().toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        assertThat(several.isLocked()).isFalse();
     }
 
     @Test

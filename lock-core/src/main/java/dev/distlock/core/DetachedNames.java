@@ -1,0 +1,123 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+/** The hold of a lock on several names that no thread owns ({@link MultiNameLock}): one hold per name, together. */
+final class DetachedNames implements DetachedLock {
+
+    private final String name;
+    /** In the names' canonical order. */
+    private final List<DetachedLock> holds;
+
+    DetachedNames(String name, List<DetachedLock> holds) {
+        this.name = name;
+        this.holds = holds;
+    }
+
+    /** Releases holds taken by an acquisition that did not get all its names, without waiting; failures ignored. */
+    static void giveBack(List<DetachedLock> holds) {
+        for (int i = holds.size() - 1; i >= 0; i--) {
+            holds.get(i).unlockAsync().exceptionally(failure -> null); // the listeners hear of it; the lease ends it
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Not one token: each name has its own ({@link #fencingTokens()}).
+     *
+     * @throws IllegalStateException always
+     */
+    @Override
+    public long fencingToken() {
+        throw new IllegalStateException("Lock " + name + " holds several names, each with a fencing token of its "
+                + "own: use fencingTokens()");
+    }
+
+    @Override
+    public Map<String, Long> fencingTokens() {
+        Map<String, Long> tokens = new LinkedHashMap<>();
+        holds.forEach(hold -> tokens.put(hold.name(), hold.fencingToken()));
+        return tokens;
+    }
+
+    /** Whether every name is still held. */
+    @Override
+    public boolean isHeld() {
+        return holds.stream().allMatch(DetachedLock::isHeld);
+    }
+
+    @Override
+    public void unlock() {
+        MultiNameLock.eachInReverse(holds, DetachedLock::unlock);
+    }
+
+    @Override
+    public void unlockAfter(Duration delay) {
+        Objects.requireNonNull(delay, "delay");
+        MultiNameLock.eachInReverse(holds, hold -> hold.unlockAfter(delay));
+    }
+
+    @Override
+    public void extend(Duration lease) {
+        holds.forEach(hold -> hold.extend(lease));
+    }
+
+    @Override
+    public CompletionStage<Void> unlockAsync() {
+        return all(DetachedLock::unlockAsync);
+    }
+
+    @Override
+    public CompletionStage<Void> unlockAfterAsync(Duration delay) {
+        Objects.requireNonNull(delay, "delay");
+        return all(hold -> hold.unlockAfterAsync(delay));
+    }
+
+    @Override
+    public CompletionStage<Void> extendAsync(Duration lease) {
+        return all(hold -> hold.extendAsync(lease));
+    }
+
+    /** The shortest of the names' remaining leases. */
+    @Override
+    public CompletionStage<Duration> remainingLeaseAsync() {
+        List<CompletableFuture<Duration>> each = new ArrayList<>(holds.size());
+        holds.forEach(hold -> each.add(hold.remainingLeaseAsync().toCompletableFuture()));
+        return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)).thenApply(done -> each.stream()
+                .map(CompletableFuture::join).min(Duration::compareTo).orElseThrow());
+    }
+
+    @Override
+    public Duration remainingLease() {
+        return holds.stream().map(DetachedLock::remainingLease).min(Duration::compareTo).orElseThrow();
+    }
+
+    @Override
+    public void verifyHeld() {
+        holds.forEach(DetachedLock::verifyHeld);
+    }
+
+    /** Runs {@code action} on every hold at once; completes when all have, failed with the first failure if any. */
+    private CompletionStage<Void> all(Function<DetachedLock, CompletionStage<Void>> action) {
+        List<CompletableFuture<Void>> each = new ArrayList<>(holds.size());
+        holds.forEach(hold -> each.add(action.apply(hold).toCompletableFuture()));
+        return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new));
+    }
+
+    @Override
+    public String toString() {
+        return "DetachedLock" + name;
+    }
+}

@@ -1,0 +1,283 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * A lock on several names at once ({@link LockRegistry#obtainAll}): held when the current thread holds every one of
+ * its names. The names are taken one after another in one canonical order (sorted, each once), whatever order the
+ * caller listed them in, so callers locking overlapping sets never wait for each other in a cycle; an acquisition
+ * that cannot have them all within its wait gives back those it had. Each name keeps its own fencing token.
+ */
+final class MultiNameLock implements FencedLock {
+
+    /** Longer waits are as good as forever, and keep the deadline's arithmetic from overflowing. */
+    private static final long FOREVER_NANOS = Duration.ofDays(365 * 100).toNanos();
+
+    private final List<FencedLock> locks;
+    private final String name;
+
+    private MultiNameLock(List<FencedLock> locks) {
+        this.locks = locks;
+        this.name = locks.stream().map(FencedLock::name).toList().toString();
+    }
+
+    /** The lock on {@code names} (one name's own lock when they come down to one). */
+    static FencedLock of(LockRegistry registry, Collection<String> names, Lease lease, String label) {
+        Objects.requireNonNull(names, "names");
+        TreeSet<String> canonical = new TreeSet<>();
+        for (String each : names) {
+            canonical.add(Objects.requireNonNull(each, "a name of the set"));
+        }
+        if (canonical.isEmpty()) {
+            throw new IllegalArgumentException("obtainAll needs at least one name");
+        }
+        List<FencedLock> locks = canonical.stream().map(each -> registry.obtain(each, lease, label)).toList();
+        return locks.size() == 1 ? locks.get(0) : new MultiNameLock(locks);
+    }
+
+    /** The names in their canonical order, e.g. {@code [sku:a, sku:b]}. */
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public boolean tryLock(Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + Math.min(Math.max(0, wait.toNanos()), FOREVER_NANOS);
+        List<FencedLock> held = new ArrayList<>(locks.size());
+        try {
+            for (FencedLock lock : locks) {
+                if (!lock.tryLock(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                    unlockAll(held);
+                    return false;
+                }
+                held.add(lock);
+            }
+            return true;
+        } catch (InterruptedException | RuntimeException | Error failure) {
+            unlockAfter(held, failure);
+            throw failure;
+        }
+    }
+
+    @Override
+    public void lock() {
+        List<FencedLock> held = new ArrayList<>(locks.size());
+        try {
+            for (FencedLock lock : locks) {
+                lock.lock();
+                held.add(lock);
+            }
+        } catch (RuntimeException | Error failure) {
+            unlockAfter(held, failure);
+            throw failure;
+        }
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        List<FencedLock> held = new ArrayList<>(locks.size());
+        try {
+            for (FencedLock lock : locks) {
+                lock.lockInterruptibly();
+                held.add(lock);
+            }
+        } catch (InterruptedException | RuntimeException | Error failure) {
+            unlockAfter(held, failure);
+            throw failure;
+        }
+    }
+
+    /** Releases every name, the last taken first; the first failure is thrown with the others added to it. */
+    @Override
+    public void unlock() {
+        unlockAll(locks);
+    }
+
+    @Override
+    public void unlockAfter(Duration delay) {
+        Objects.requireNonNull(delay, "delay");
+        eachInReverse(locks, lock -> lock.unlockAfter(delay));
+    }
+
+    /** Whether any of the names is locked, by anyone. */
+    @Override
+    public boolean isLocked() {
+        return locks.stream().anyMatch(FencedLock::isLocked);
+    }
+
+    /** Whether the current thread holds every name. */
+    @Override
+    public boolean isHeldByCurrentThread() {
+        return locks.stream().allMatch(FencedLock::isHeldByCurrentThread);
+    }
+
+    @Override
+    public int holdCount() {
+        return locks.stream().mapToInt(FencedLock::holdCount).min().orElse(0);
+    }
+
+    /**
+     * Not one token: each name has its own ({@link #fencingTokens()}).
+     *
+     * @throws IllegalStateException always
+     */
+    @Override
+    public long fencingToken() {
+        throw new IllegalStateException("Lock " + name + " holds several names, each with a fencing token of its "
+                + "own: use fencingTokens()");
+    }
+
+    @Override
+    public Map<String, Long> fencingTokens() {
+        Map<String, Long> tokens = new LinkedHashMap<>();
+        locks.forEach(lock -> tokens.put(lock.name(), lock.fencingToken()));
+        return tokens;
+    }
+
+    @Override
+    public void extend(Duration lease) {
+        locks.forEach(lock -> lock.extend(lease));
+    }
+
+    /** The shortest of the names' remaining leases. */
+    @Override
+    public Duration remainingLease() {
+        return locks.stream().map(FencedLock::remainingLease).min(Duration::compareTo).orElseThrow();
+    }
+
+    @Override
+    public void verifyHeld() {
+        locks.forEach(FencedLock::verifyHeld);
+    }
+
+    @Override
+    public DetachedLock detach() {
+        if (!isHeldByCurrentThread()) {
+            throw new IllegalMonitorStateException("Lock " + name + " is not held by the current thread ("
+                    + Thread.currentThread().getName() + ")");
+        }
+        return new DetachedNames(name, locks.stream().map(FencedLock::detach).toList());
+    }
+
+    @Override
+    public CompletionStage<DetachedLock> tryLockAsync(Duration wait) {
+        long deadline = System.nanoTime() + Math.min(Math.max(0, wait.toNanos()), FOREVER_NANOS);
+        return acquireAsync(deadline, false);
+    }
+
+    @Override
+    public CompletionStage<DetachedLock> lockAsync() {
+        return acquireAsync(0, true);
+    }
+
+    /**
+     * Takes the names one after another without blocking. Cancelling the returned future withdraws the pending
+     * name's acquisition and gives back the names taken so far.
+     */
+    private CompletionStage<DetachedLock> acquireAsync(long deadline, boolean unbounded) {
+        CompletableFuture<DetachedLock> result = new CompletableFuture<>();
+        AtomicReference<CompletableFuture<DetachedLock>> pending = new AtomicReference<>();
+        result.whenComplete((hold, failure) -> {
+            CompletableFuture<DetachedLock> step = pending.get();
+            if (result.isCancelled() && step != null) {
+                step.cancel(true);
+            }
+        });
+        acquireFrom(0, new ArrayList<>(locks.size()), deadline, unbounded, result, pending);
+        return result;
+    }
+
+    private void acquireFrom(int index, List<DetachedLock> held, long deadline, boolean unbounded,
+            CompletableFuture<DetachedLock> result, AtomicReference<CompletableFuture<DetachedLock>> pending) {
+        if (index == locks.size()) {
+            if (!result.complete(new DetachedNames(name, List.copyOf(held)))) {
+                DetachedNames.giveBack(held); // cancelled meanwhile
+            }
+            return;
+        }
+        if (result.isDone()) {
+            DetachedNames.giveBack(held);
+            return;
+        }
+        FencedLock lock = locks.get(index);
+        CompletableFuture<DetachedLock> step = (unbounded ? lock.lockAsync()
+                : lock.tryLockAsync(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))).toCompletableFuture();
+        pending.set(step);
+        if (result.isCancelled()) {
+            step.cancel(true);
+        }
+        step.whenComplete((hold, failure) -> {
+            if (failure != null) {
+                DetachedNames.giveBack(held);
+                result.completeExceptionally(failure instanceof CompletionException wrapped
+                        && wrapped.getCause() != null ? wrapped.getCause() : failure);
+            } else if (hold == null) {
+                DetachedNames.giveBack(held);
+                result.complete(null);
+            } else {
+                held.add(hold);
+                acquireFrom(index + 1, held, deadline, unbounded, result, pending);
+            }
+        });
+    }
+
+    private static void unlockAll(List<FencedLock> held) {
+        eachInReverse(held, FencedLock::unlock);
+    }
+
+    /** Gives back what an acquisition had taken when it failed; a release failure is added to {@code failure}. */
+    private static void unlockAfter(List<FencedLock> held, Throwable failure) {
+        try {
+            unlockAll(held);
+        } catch (RuntimeException releaseFailure) {
+            failure.addSuppressed(releaseFailure);
+        }
+    }
+
+    /** Runs {@code action} on each, the last first, all of them whatever fails; throws the first failure. */
+    static <L> void eachInReverse(List<L> items, Consumer<L> action) {
+        RuntimeException first = null;
+        for (int i = items.size() - 1; i >= 0; i--) {
+            try {
+                action.accept(items.get(i));
+            } catch (RuntimeException failure) {
+                if (first == null) {
+                    first = failure;
+                } else {
+                    first.addSuppressed(failure);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof MultiNameLock multi && multi.locks.equals(locks);
+    }
+
+    @Override
+    public int hashCode() {
+        return locks.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "FencedLock" + name;
+    }
+}
