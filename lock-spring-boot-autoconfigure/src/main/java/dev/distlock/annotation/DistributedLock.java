@@ -16,9 +16,16 @@ import java.lang.annotation.Target;
  * @DistributedLock(name = "nightly-report")                        // a literal name
  * @DistributedLock(name = "#orderId", timeout = "5s")              // SpEL over the arguments
  * @DistributedLock(name = "'order:' + #order.id", lease = "30s")   // fixed lease, no renewal
+ * @DistributedLock(name = "{'account:' + #from, 'account:' + #to}") // several names, all or nothing
  * }</pre>
  *
- * <p><b>When is a name SpEL?</b> Exactly when it starts with {@code #}, {@code '}, {@code @} or {@code T(}.
+ * <p><b>Several names.</b> An expression that gives a collection or an array (such as the inline list above) locks
+ * all of its names at once, all or nothing within the one wait, in a canonical order whatever order they are listed
+ * in, so two methods listing the same names in opposite orders never deadlock; duplicates are harmless
+ * ({@code dev.distlock.core.LockRegistry#obtainAll}). {@code LockContext.fencingTokens()} gives each name's token.
+ *
+ * <p><b>When is a name SpEL?</b> Exactly when it starts with {@code #}, {@code '}, {@code @}, {@code T(} or
+ * <code>&#123;</code>.
  * Anything else is a literal and needs no quotes. Expressions see the arguments as {@code #name},
  * {@code #p0} or {@code #a0}, the method as {@code #root.method}, the target as {@code #root.target}, and
  * beans as {@code @beanName}. They are parsed once per method; syntax errors and unknown parameter names
@@ -38,8 +45,9 @@ import java.lang.annotation.Target;
 public @interface DistributedLock {
 
     /**
-     * The lock name: a literal, or a SpEL expression when it starts with {@code #}, {@code '}, {@code @} or
-     * {@code T(}; {@code ${...}} placeholders are resolved in both.
+     * The lock name: a literal, or a SpEL expression when it starts with {@code #}, {@code '}, {@code @},
+     * {@code T(} or <code>&#123;</code>; {@code ${...}} placeholders are resolved in both. An expression that gives a
+     * collection or an array names several locks, taken together.
      */
     String name();
 

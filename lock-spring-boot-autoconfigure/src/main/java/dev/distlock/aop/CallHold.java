@@ -8,6 +8,7 @@ import dev.distlock.core.LockLostException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -28,7 +29,8 @@ final class CallHold {
     /** The registry the lock comes from: a nested call on the same key of the same registry runs under this hold. */
     private final Object registry;
     private final String label;
-    private final long fencingToken;
+    /** Per name: one entry, or one per name of a lock on several names. */
+    private final Map<String, Long> fencingTokens;
     /** The hold as its acquiring thread sees it. */
     private final FencedLock lock;
     private final Thread owner;
@@ -41,12 +43,12 @@ final class CallHold {
     private final AtomicBoolean released = new AtomicBoolean();
     private final LockContext view = new LockContext(this);
 
-    private CallHold(String key, Object registry, long fencingToken, FencedLock lock, Thread owner,
+    private CallHold(String key, Object registry, Map<String, Long> fencingTokens, FencedLock lock, Thread owner,
             DetachedLock detached, String label, Duration holdAtLeast, Holding observed) {
         this.key = key;
         this.registry = registry;
         this.label = label;
-        this.fencingToken = fencingToken;
+        this.fencingTokens = fencingTokens;
         this.lock = lock;
         this.owner = owner;
         this.detached = detached;
@@ -63,14 +65,14 @@ final class CallHold {
      */
     static CallHold ofThread(FencedLock lock, Object registry, String label, Duration holdAtLeast,
             Holding observed) {
-        return new CallHold(lock.name(), registry, lock.fencingToken(), lock, Thread.currentThread(), null, label,
+        return new CallHold(lock.name(), registry, lock.fencingTokens(), lock, Thread.currentThread(), null, label,
                 holdAtLeast, observed);
     }
 
     /** A hold that no thread owns, acquired without blocking; see {@link #ofThread}. */
     static CallHold ofDetached(DetachedLock hold, Object registry, String label, Duration holdAtLeast,
             Holding observed) {
-        return new CallHold(hold.name(), registry, hold.fencingToken(), null, null, hold, label, holdAtLeast,
+        return new CallHold(hold.name(), registry, hold.fencingTokens(), null, null, hold, label, holdAtLeast,
                 observed);
     }
 
@@ -117,7 +119,15 @@ final class CallHold {
     }
 
     long fencingToken() {
-        return fencingToken;
+        if (fencingTokens.size() > 1) {
+            throw new IllegalStateException("The lock of " + label + " holds several names, " + key + ", each with a "
+                    + "fencing token of its own: use fencingTokens()");
+        }
+        return fencingTokens.values().iterator().next();
+    }
+
+    Map<String, Long> fencingTokens() {
+        return fencingTokens;
     }
 
     /** See {@link LockContext#isHeld()}. */

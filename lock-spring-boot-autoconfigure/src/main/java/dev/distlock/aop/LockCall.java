@@ -8,6 +8,7 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockInterruptedException;
 import dev.distlock.core.LockRegistry;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -61,7 +62,7 @@ final class LockCall {
         }
         if (acquired) {
             return CallHold.ofThread(lock, registry, operation.label(), operation.holdAtLeast(),
-                    observed.acquired(lock.fencingToken()));
+                    observed.acquired(firstToken(lock.fencingTokens())));
         }
         if (skips) {
             observed.missed(AcquireOutcome.SKIPPED, null);
@@ -102,7 +103,7 @@ final class LockCall {
                 result.completeExceptionally(failure);
             } else if (hold != null) {
                 CallHold held = CallHold.ofDetached(hold, registry, operation.label(), operation.holdAtLeast(),
-                        observed.acquired(hold.fencingToken()));
+                        observed.acquired(firstToken(hold.fencingTokens())));
                 if (!result.complete(held)) {
                     held.releaseQuietly(); // the subscriber left meanwhile
                 }
@@ -121,6 +122,11 @@ final class LockCall {
             }
         });
         return result;
+    }
+
+    /** The token the observers are told of: the one of the first name, for a lock on several. */
+    private static long firstToken(Map<String, Long> tokens) {
+        return tokens.values().iterator().next();
     }
 
     /** Whether the current thread holds the lock already: the call re-enters that hold. */

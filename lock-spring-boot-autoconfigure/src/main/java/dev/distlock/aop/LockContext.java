@@ -1,5 +1,6 @@
 package dev.distlock.aop;
 
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -53,9 +54,21 @@ public final class LockContext {
         return hold.label();
     }
 
-    /** The fencing token of this hold: larger than every token issued for this key before it. */
+    /**
+     * The fencing token of this hold: larger than every token issued for this key before it.
+     *
+     * @throws IllegalStateException if the call locks several names, each with its own ({@link #fencingTokens()})
+     */
     public long fencingToken() {
         return hold.fencingToken();
+    }
+
+    /**
+     * The fencing token of each name the call holds: one entry, or one per name, in their canonical (sorted) order,
+     * when the annotation's name gives several.
+     */
+    public Map<String, Long> fencingTokens() {
+        return hold.fencingTokens();
     }
 
     /**
@@ -69,6 +82,6 @@ public final class LockContext {
 
     @Override
     public String toString() {
-        return "LockContext[" + hold.label() + ", key " + hold.key() + ", fencing token " + hold.fencingToken() + "]";
+        return "LockContext[" + hold.label() + ", key " + hold.key() + ", fencing tokens " + hold.fencingTokens() + "]";
     }
 }

@@ -3,6 +3,7 @@ package dev.distlock.aop;
 import dev.distlock.core.DistributedLockException;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockRegistry;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
@@ -40,9 +41,10 @@ final class LockExecution {
         LockRegistry locks = registry.get();
         FencedLock lock;
         try {
-            String key = operation.literalKey() != null ? operation.literalKey()
+            List<String> names = operation.literalKey() != null ? List.of(operation.literalKey())
                     : keys.evaluate(operation, args, target);
-            lock = locks.obtain(key, operation.lease(), operation.label());
+            lock = names.size() == 1 ? locks.obtain(names.get(0), operation.lease(), operation.label())
+                    : locks.obtainAll(names, operation.lease(), operation.label());
         } catch (DistributedLockException keyFailure) {
             return operation.returnHandler().failed(keyFailure);
         }

@@ -3,6 +3,10 @@ package dev.distlock.aop;
 import dev.distlock.core.InvalidLockNameException;
 import dev.distlock.core.support.LockNames;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
@@ -58,32 +62,54 @@ final class LockKeyEvaluator {
     }
 
     /**
-     * The key of one call of an operation whose name is SpEL.
+     * The names of one call of an operation whose name is SpEL: one name, or several when the expression gives a
+     * collection or an array (e.g. {@code {'account:' + #from, 'account:' + #to}}), each a string or turned into one.
      *
-     * @throws LockKeyEvaluationException if the expression throws, or gives {@code null}, a blank string or
+     * @throws LockKeyEvaluationException if the expression throws, or gives {@code null}, no name, a blank string or
      *         no valid lock name (see {@link LockNames#validate})
      */
-    String evaluate(LockOperation operation, Object[] args, Object target) {
+    List<String> evaluate(LockOperation operation, Object[] args, Object target) {
         Method method = operation.method();
         LockExpressionRoot root = new LockExpressionRoot(method, args, target, operation.targetClass());
         MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, method, args, parameterNames);
         template.applyDelegatesTo(context);
-        String key;
+        Object value;
         try {
-            key = operation.keyExpression().getValue(context, String.class);
+            value = operation.keyExpression().getValue(context);
         } catch (RuntimeException ex) {
             throw failure(operation, "failed: " + ex.getMessage(), ex);
         }
-        if (key == null) {
-            throw failure(operation, "evaluated to null", null);
+        if (value instanceof Object[] array) {
+            value = Arrays.asList(array);
         }
-        if (key.isBlank()) {
-            throw failure(operation, "evaluated to a blank string", null);
+        if (!(value instanceof Collection<?> several)) {
+            return List.of(name(operation, value, ""));
+        }
+        if (several.isEmpty()) {
+            throw failure(operation, "evaluated to no name (an empty " + value.getClass().getSimpleName() + ")", null);
+        }
+        List<String> names = new ArrayList<>(several.size());
+        int index = 0;
+        for (Object each : several) {
+            names.add(name(operation, each, " at [" + index++ + "]"));
+        }
+        return names;
+    }
+
+    /** {@code value} as a valid lock name; {@code where} says which element of several it is. */
+    private static String name(LockOperation operation, Object value, String where) {
+        if (value == null) {
+            throw failure(operation, "evaluated to null" + where, null);
+        }
+        String name = value.toString();
+        if (name.isBlank()) {
+            throw failure(operation, "evaluated to a blank string" + where, null);
         }
         try {
-            return LockNames.validate(key);
+            return LockNames.validate(name);
         } catch (InvalidLockNameException invalid) {
-            throw failure(operation, "evaluated to an invalid lock name (" + invalid.getMessage() + ")", invalid);
+            throw failure(operation, "evaluated to an invalid lock name" + where + " (" + invalid.getMessage() + ")",
+                    invalid);
         }
     }
 

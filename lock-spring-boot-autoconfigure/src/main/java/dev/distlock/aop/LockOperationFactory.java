@@ -56,7 +56,8 @@ final class LockOperationFactory {
         if (name == null) {
             name = annotation.name();
         } else if (name.isBlank()) {
-            report.add("name is empty; give a literal name or a SpEL expression starting with #, ', @ or T(");
+            report.add("name is empty; give a literal name or a SpEL expression starting with "
+                    + LockNameSyntax.STARTS);
         } else if (!annotation.literal() && LockNameSyntax.isExpression(name)) {
             expression = parse(name, method, report);
             beans = expression != null ? ExpressionReferences.of(expression).beans() : Set.of();
@@ -98,8 +99,8 @@ final class LockOperationFactory {
         try {
             expression = keys.parse(name);
         } catch (ParseException ex) {
-            report.add("name '" + name + "' is not valid SpEL (" + ex.getMessage() + "); a name starting with #, ', "
-                    + "@ or T( is SpEL, anything else is a literal");
+            report.add("name '" + name + "' is not valid SpEL (" + ex.getMessage() + "); a name starting with "
+                    + LockNameSyntax.STARTS + " is SpEL, anything else is a literal");
             return null;
         }
         String[] parameters = keys.parameterNames(method);
@@ -130,9 +131,10 @@ final class LockOperationFactory {
         }
         String prefix = name.substring(0, mark);
         String expression = prefix.indexOf('\'') < 0 && name.charAt(mark) == '#'
-                ? "'" + prefix + "' + " + name.substring(mark) : "an expression starting with #, ', @ or T(";
-        report.add("name '" + name + "' is a literal (it does not start with #, ', @ or T(), yet contains '"
-                + name.charAt(mark) + "': every call would share the one lock '" + name + "'. To compute the name "
+                ? "'" + prefix + "' + " + name.substring(mark)
+                : "an expression starting with " + LockNameSyntax.STARTS;
+        report.add("name '" + name + "' is a literal (it does not start with " + LockNameSyntax.STARTS
+                + "), yet contains '" + name.charAt(mark) + "': every call would share the one lock '" + name + "'. To compute the name "
                 + "from the arguments write " + expression + "; if the name is meant as written, add literal = true");
     }
 

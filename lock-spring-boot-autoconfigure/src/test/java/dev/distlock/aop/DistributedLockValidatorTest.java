@@ -23,7 +23,7 @@ class DistributedLockValidatorTest {
     void aSpelSyntaxErrorFailsStartup() {
         assertStartupFails(SyntaxError.class, message -> message
                 .contains("SyntaxError.lock").contains("name '#orderId +' is not valid SpEL")
-                .contains("a name starting with #, ', @ or T( is SpEL"));
+                .contains("a name starting with #, ', @, T( or { is SpEL"));
     }
 
     @Test

@@ -15,7 +15,7 @@ public final class InvalidDistributedLockFailureAnalyzer
 
     static final String ACTION = """
             Correct the @DistributedLock declarations listed above:
-              - name: a literal such as "nightly-report", or SpEL exactly when it starts with #, ', @ or T(, \
+              - name: a literal such as "nightly-report", or SpEL exactly when it starts with #, ', @, T( or { (a list of several names), \
             e.g. "'order:' + #order.id"; a literal that must contain # or ' needs literal = true; ${...} \
             placeholders are resolved first
               - timeout, lease, holdAtLeast: a duration such as 500ms, 5s or PT5S, or a ${...} placeholder \

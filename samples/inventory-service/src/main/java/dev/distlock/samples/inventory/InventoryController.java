@@ -37,8 +37,7 @@ public class InventoryController {
     /** {@code POST /transfers?from=sku-1&to=sku-2&quantity=3}: moves units between SKUs. */
     @PostMapping("/transfers")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    public void transfer(@RequestParam String from, @RequestParam String to, @RequestParam int quantity)
-            throws InterruptedException {
+    public void transfer(@RequestParam String from, @RequestParam String to, @RequestParam int quantity) {
         transfers.transfer(from, to, quantity);
     }
 

@@ -6,8 +6,8 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
  * An inventory service that runs as several instances on one Redis and one database: reservations of a SKU
- * are serialized across instances by {@code @DistributedLock}, transfers lock two SKUs by hand through the
- * {@code LockRegistry}, and the stock audit runs on one instance at a time.
+ * are serialized across instances by {@code @DistributedLock}, transfers lock two SKUs at once with one annotation,
+ * and the stock audit runs on one instance at a time.
  */
 @SpringBootApplication
 @EnableScheduling

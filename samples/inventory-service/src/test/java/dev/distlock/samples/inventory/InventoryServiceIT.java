@@ -122,7 +122,7 @@ class InventoryServiceIT {
         try {
             List<Future<?>> work = new ArrayList<>();
             for (String sku : List.of("sku-a", "sku-b")) {
-                // opposite directions at once: with the locks taken in name order they cannot deadlock
+                // opposite directions at once: the two names are taken in one order whatever the direction
                 work.add(threads.submit(() -> repeat(50, () -> transfers.transfer("sku-a", "sku-b", 2))));
                 work.add(threads.submit(() -> repeat(50, () -> transfers.transfer("sku-b", "sku-a", 1))));
                 work.add(threads.submit(() -> repeat(50, () -> service(worker).reserve(sku, 1))));
