@@ -8,10 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -175,63 +172,12 @@ final class MultiNameLock implements FencedLock {
     @Override
     public CompletionStage<DetachedLock> tryLockAsync(Duration wait) {
         long deadline = System.nanoTime() + Math.min(Math.max(0, wait.toNanos()), FOREVER_NANOS);
-        return acquireAsync(deadline, false);
+        return new NamesAcquisition(name, locks, deadline, false).start();
     }
 
     @Override
     public CompletionStage<DetachedLock> lockAsync() {
-        return acquireAsync(0, true);
-    }
-
-    /**
-     * Takes the names one after another without blocking. Cancelling the returned future withdraws the pending
-     * name's acquisition and gives back the names taken so far.
-     */
-    private CompletionStage<DetachedLock> acquireAsync(long deadline, boolean unbounded) {
-        CompletableFuture<DetachedLock> result = new CompletableFuture<>();
-        AtomicReference<CompletableFuture<DetachedLock>> pending = new AtomicReference<>();
-        result.whenComplete((hold, failure) -> {
-            CompletableFuture<DetachedLock> step = pending.get();
-            if (result.isCancelled() && step != null) {
-                step.cancel(true);
-            }
-        });
-        acquireFrom(0, new ArrayList<>(locks.size()), deadline, unbounded, result, pending);
-        return result;
-    }
-
-    private void acquireFrom(int index, List<DetachedLock> held, long deadline, boolean unbounded,
-            CompletableFuture<DetachedLock> result, AtomicReference<CompletableFuture<DetachedLock>> pending) {
-        if (index == locks.size()) {
-            if (!result.complete(new DetachedNames(name, List.copyOf(held)))) {
-                DetachedNames.giveBack(held); // cancelled meanwhile
-            }
-            return;
-        }
-        if (result.isDone()) {
-            DetachedNames.giveBack(held);
-            return;
-        }
-        FencedLock lock = locks.get(index);
-        CompletableFuture<DetachedLock> step = (unbounded ? lock.lockAsync()
-                : lock.tryLockAsync(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))).toCompletableFuture();
-        pending.set(step);
-        if (result.isCancelled()) {
-            step.cancel(true);
-        }
-        step.whenComplete((hold, failure) -> {
-            if (failure != null) {
-                DetachedNames.giveBack(held);
-                result.completeExceptionally(failure instanceof CompletionException wrapped
-                        && wrapped.getCause() != null ? wrapped.getCause() : failure);
-            } else if (hold == null) {
-                DetachedNames.giveBack(held);
-                result.complete(null);
-            } else {
-                held.add(hold);
-                acquireFrom(index + 1, held, deadline, unbounded, result, pending);
-            }
-        });
+        return new NamesAcquisition(name, locks, 0, true).start();
     }
 
     private static void unlockAll(List<FencedLock> held) {

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -428,6 +429,24 @@ public abstract class LockRegistryContract extends AsyncLockContract {
         assertThat(hold.fencingTokens()).containsOnlyKeys("async-several:a", "async-several:b");
         hold.unlockAsync().toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
         assertThat(several.isLocked()).isFalse();
+    }
+
+    @Test
+    void cancellingAPendingLockOnSeveralNamesGivesBackWhatItTook() throws Exception {
+        DetachedLock busy = registry().obtain("cancelled-several:b").lockAsync().toCompletableFuture()
+                .get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        FencedLock several = registry().obtainAll(List.of("cancelled-several:a", "cancelled-several:b"));
+        CompletableFuture<DetachedLock> pending = several.tryLockAsync(PATIENCE)
+                .toCompletableFuture();
+        awaitUntil(() -> registry().obtain("cancelled-several:a").isLocked());
+
+        assertThat(pending.cancel(true)).isTrue();
+
+        awaitUntil(() -> !registry().obtain("cancelled-several:a").isLocked());
+        busy.unlock();
+        FencedLock again = registry().obtainAll(List.of("cancelled-several:b", "cancelled-several:a"));
+        assertThat(again.tryLock(PATIENCE)).as("nothing left behind by the cancelled call").isTrue();
+        again.unlock();
     }
 
     @Test
