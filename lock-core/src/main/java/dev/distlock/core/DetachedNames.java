@@ -2,7 +2,6 @@ package dev.distlock.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,15 +40,12 @@ final class DetachedNames implements DetachedLock {
      */
     @Override
     public long fencingToken() {
-        throw new IllegalStateException("Lock " + name + " holds several names, each with a fencing token of its "
-                + "own: use fencingTokens()");
+        throw MultiNameLock.noSingleToken(name);
     }
 
     @Override
     public Map<String, Long> fencingTokens() {
-        Map<String, Long> tokens = new LinkedHashMap<>();
-        holds.forEach(hold -> tokens.put(hold.name(), hold.fencingToken()));
-        return tokens;
+        return MultiNameLock.tokens(holds, DetachedLock::name, DetachedLock::fencingToken);
     }
 
     /** Whether every name is still held. */

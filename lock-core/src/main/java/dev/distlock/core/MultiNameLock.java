@@ -10,6 +10,8 @@ import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * A lock on several names at once ({@link LockRegistry#obtainAll}): held when the current thread holds every one of
@@ -133,14 +135,24 @@ final class MultiNameLock implements FencedLock {
      */
     @Override
     public long fencingToken() {
-        throw new IllegalStateException("Lock " + name + " holds several names, each with a fencing token of its "
-                + "own: use fencingTokens()");
+        throw noSingleToken(name);
     }
 
     @Override
     public Map<String, Long> fencingTokens() {
+        return tokens(locks, FencedLock::name, FencedLock::fencingToken);
+    }
+
+    /** Why a lock on several names has no one fencing token. */
+    static IllegalStateException noSingleToken(String name) {
+        return new IllegalStateException("Lock " + name + " holds several names, each with a fencing token of its "
+                + "own: use fencingTokens()");
+    }
+
+    /** Each name's fencing token, in the names' order. */
+    static <L> Map<String, Long> tokens(List<L> each, Function<L, String> name, ToLongFunction<L> token) {
         Map<String, Long> tokens = new LinkedHashMap<>();
-        locks.forEach(lock -> tokens.put(lock.name(), lock.fencingToken()));
+        each.forEach(one -> tokens.put(name.apply(one), token.applyAsLong(one)));
         return tokens;
     }
 
