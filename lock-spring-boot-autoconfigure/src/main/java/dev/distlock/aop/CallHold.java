@@ -6,8 +6,6 @@ import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockLostException;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -17,13 +15,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The hold of one {@link dev.distlock.annotation.DistributedLock @DistributedLock} call: how it was acquired (by a
  * thread, or as a pending future for no thread), how it is released (once, keeping a minimum hold, reporting to the
- * call's observer) and where it is current (the stack of annotated calls running on a thread). Its public face is
- * {@link LockContext}.
+ * call's observer). Its public face is {@link LockContext}; where it is current is the thread's {@link CallStack}.
  */
 final class CallHold {
-
-    /** Innermost first; removed when empty so that idle pooled threads keep nothing. */
-    private static final ThreadLocal<ArrayDeque<CallHold>> STACK = new ThreadLocal<>();
 
     private final String key;
     /** The registry the lock comes from: a nested call on the same key of the same registry runs under this hold. */
@@ -74,35 +68,6 @@ final class CallHold {
             Holding observed) {
         return new CallHold(hold.name(), registry, hold.fencingTokens(), null, null, hold, label, holdAtLeast,
                 observed);
-    }
-
-    /** The hold of the innermost annotated call running on this thread, or {@code null}. */
-    static CallHold innermost() {
-        ArrayDeque<CallHold> stack = STACK.get();
-        return stack != null ? stack.peek() : null;
-    }
-
-    /** The holds of the annotated calls running on this thread, innermost first. */
-    static List<CallHold> onThisThread() {
-        ArrayDeque<CallHold> stack = STACK.get();
-        return stack != null ? List.copyOf(stack) : List.of();
-    }
-
-    /**
-     * The innermost hold of {@code key} from {@code registry} that no thread owns (acquired without blocking) among
-     * the annotated calls running on this thread, or {@code null}: a call nested in it runs under it, since it cannot
-     * re-enter it as it re-enters a hold of its thread.
-     */
-    static CallHold enclosingDetached(Object registry, String key) {
-        ArrayDeque<CallHold> stack = STACK.get();
-        if (stack != null) {
-            for (CallHold outer : stack) {
-                if (outer.detached != null && outer.registry == registry && outer.key.equals(key) && outer.isHeld()) {
-                    return outer;
-                }
-            }
-        }
-        return null;
     }
 
     /** The public view of this hold. */
@@ -161,29 +126,17 @@ final class CallHold {
 
     /** Runs the method with this context as the innermost one of the current thread. */
     Object invokeCurrent(MethodInvoker invoker) throws Throwable {
-        return asCurrent(() -> observed.around(invoker));
+        return CallStack.runAs(this, () -> observed.around(invoker));
     }
 
     /** Runs the method of a call nested in this one under this hold, as the innermost context of this thread. */
     Object invokeNested(MethodInvoker invoker) throws Throwable {
-        return asCurrent(invoker);
+        return CallStack.runAs(this, invoker);
     }
 
-    private Object asCurrent(MethodInvoker invoker) throws Throwable {
-        ArrayDeque<CallHold> stack = STACK.get();
-        if (stack == null) {
-            stack = new ArrayDeque<>(4);
-            STACK.set(stack);
-        }
-        stack.push(this);
-        try {
-            return invoker.invoke();
-        } finally {
-            stack.pop();
-            if (stack.isEmpty()) {
-                STACK.remove();
-            }
-        }
+    /** Whether this is a hold of {@code key} from {@code registry} that no thread owns, still held. */
+    boolean isDetachedHoldOf(Object registry, String key) {
+        return detached != null && this.registry == registry && this.key.equals(key) && isHeld();
     }
 
     /**

@@ -136,7 +136,7 @@ final class LockCall {
 
     /** The hold without an owning thread of an annotated call this one is nested in on this thread, or {@code null}. */
     CallHold enclosingDetached() {
-        return CallHold.enclosingDetached(registry, lock.name());
+        return CallStack.enclosingDetached(registry, lock.name());
     }
 
     /** Where the method runs when the lock was acquired without blocking the caller. */

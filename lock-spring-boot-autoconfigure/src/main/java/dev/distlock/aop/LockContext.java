@@ -41,7 +41,7 @@ public final class LockContext {
 
     /** The lock of the innermost {@code @DistributedLock} call running on this thread, if any. */
     public static Optional<LockContext> find() {
-        return Optional.ofNullable(CallHold.innermost()).map(CallHold::view);
+        return Optional.ofNullable(CallStack.innermost()).map(CallHold::view);
     }
 
     /** The evaluated lock name, e.g. {@code order:42}. */

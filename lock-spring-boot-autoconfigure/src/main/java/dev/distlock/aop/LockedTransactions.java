@@ -25,7 +25,7 @@ public final class LockedTransactions implements TransactionExecutionListener {
         if (beginFailure != null || !TransactionSynchronizationManager.isSynchronizationActive()) {
             return;
         }
-        LockedCommit commit = LockedCommit.of(CallHold.onThisThread());
+        LockedCommit commit = LockedCommit.of(CallStack.holds());
         if (commit != null) {
             TransactionSynchronizationManager.registerSynchronization(commit);
         }
