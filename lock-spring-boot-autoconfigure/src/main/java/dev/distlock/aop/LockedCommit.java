@@ -20,13 +20,16 @@ final class LockedCommit implements TransactionSynchronization {
     }
 
     /**
-     * Asks the backend about each hold. When it cannot answer, the hold's own lease decides: while it runs, no other
+     * Asks the backend about each hold, unless the transaction is read-only. When it cannot answer, the hold's own lease decides: while it runs, no other
      * owner can have been given the lock by the backend's rules.
      *
      * @throws LockLostBeforeCommitException for the first hold found lost: the transaction rolls back
      */
     @Override
     public void beforeCommit(boolean readOnly) {
+        if (readOnly) {
+            return; // it writes nothing the lock protects: no round trip, no failure
+        }
         for (CallHold hold : holds) {
             try {
                 hold.verifyHeld();

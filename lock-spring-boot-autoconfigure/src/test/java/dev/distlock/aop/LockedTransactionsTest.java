@@ -61,6 +61,15 @@ class LockedTransactionsTest {
     }
 
     @Test
+    void aReadOnlyTransactionIsNotCheckedForItWritesNothing() {
+        Orders orders = start(true);
+
+        // the read completes; only the release, after it, finds the loss
+        assertThatThrownBy(() -> orders.countAfterLosing("5")).isInstanceOf(LockLostException.class)
+                .isNotInstanceOf(LockLostBeforeCommitException.class);
+    }
+
+    @Test
     void aTransactionOfAnAsynchronousCallRollsBackWhenItsHoldIsLost() {
         Orders orders = start(true);
 
@@ -116,6 +125,14 @@ class LockedTransactionsTest {
             if (loseTheLock) {
                 store.delete("order:" + id);
             }
+        }
+
+        /** Reads in a read-only transaction while the lock is taken away from outside. */
+        @DistributedLock(name = "'order:' + #id")
+        @Transactional(readOnly = true)
+        public int countAfterLosing(String id) {
+            store.delete("order:" + id);
+            return jdbc.queryForObject("select count(*) from orders where id = ?", Integer.class, id);
         }
 
         /** The same in a transaction of its own, on the task executor, under a hold no thread owns. */
