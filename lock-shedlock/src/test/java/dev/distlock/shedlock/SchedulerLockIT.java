@@ -3,36 +3,26 @@ package dev.distlock.shedlock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.test.RedisServerExtension;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import net.javacrumbs.shedlock.core.LockConfiguration;
-import net.javacrumbs.shedlock.core.LockProvider;
-import net.javacrumbs.shedlock.core.SimpleLock;
-import net.javacrumbs.shedlock.spring.annotation.EnableSchedulerLock;
-import net.javacrumbs.shedlock.spring.annotation.SchedulerLock;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.ApplicationRunner;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.scheduling.annotation.EnableScheduling;
-import org.springframework.scheduling.annotation.Scheduled;
 
 /**
- * ShedLock's own use, unchanged: one {@code @SchedulerLock} job scheduled every second on two instances (two Spring
- * Boot applications on one real redis-server, their schedules 300 ms apart), ShedLock's provider being distlock's.
- * With {@code lockAtLeastFor} the job runs once per period across both; the same two schedules without a lock would
- * run it twice, 300 and 700 ms apart.
+ * ShedLock's own use, unchanged: one {@code @SchedulerLock} job scheduled every second by two instances of an
+ * application, each a process of its own (child JVMs) on one real redis-server, their schedules 300 ms apart,
+ * ShedLock's provider being distlock's. With {@code lockAtLeastFor} the job runs once per period across both; the same
+ * two schedules without a lock would run it twice per period, less than {@code lockAtLeastFor} apart.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class SchedulerLockIT {
@@ -42,79 +32,59 @@ class SchedulerLockIT {
 
     private static final Duration PERIOD = Duration.ofMillis(1000);
     private static final Duration AT_LEAST = Duration.ofMillis(800);
+    private static final Duration SKEW = Duration.ofMillis(300);
     private static final int RUNS = 6;
-    /**
-     * Before the first run, each instance locks once (its first Redis connection): ShedLock counts lockAtLeastFor from
-     * the lock's creation, so a cold first acquisition would start that run late and shorten the gap after it.
-     */
-    private static final long WARM_UP = 2000;
-
-    /** Start times of the job's runs on either instance, in this JVM's nanoTime. */
-    static final List<Long> runs = new ArrayList<>();
-    static volatile CountDownLatch enoughRuns;
-
-    private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
-
-    @AfterEach
-    void stopInstances() {
-        instances.forEach(ConfigurableApplicationContext::close);
-    }
+    private static final Duration BOUND = Duration.ofSeconds(90);
 
     @Test
-    void theJobRunsOncePerPeriodAcrossBothInstancesOnDistlock() throws Exception {
-        enoughRuns = new CountDownLatch(RUNS);
-        instances.add(start(WARM_UP));
-        instances.add(start(WARM_UP + 300));
-        assertThat(instances).allSatisfy(instance -> assertThat(instance.getBean(LockProvider.class))
-                .isInstanceOf(DistlockLockProvider.class));
-
-        assertThat(enoughRuns.await(60, TimeUnit.SECONDS)).as("%s runs within a minute", RUNS).isTrue();
-        instances.forEach(ConfigurableApplicationContext::close);
-        List<Long> gaps = new ArrayList<>();
-        synchronized (runs) {
-            for (int i = 1; i < runs.size(); i++) {
-                gaps.add(TimeUnit.NANOSECONDS.toMillis(runs.get(i) - runs.get(i - 1)));
+    void theJobRunsOncePerPeriodAcrossTwoProcesses() throws Exception {
+        BlockingQueue<Long> runs = new LinkedBlockingQueue<>();
+        List<Process> instances = new ArrayList<>();
+        try {
+            // each starts its schedule well after it is up, so that both are running before the first run
+            instances.add(start(Duration.ofSeconds(8), runs));
+            instances.add(start(Duration.ofSeconds(8).plus(SKEW), runs));
+            List<Long> times = new ArrayList<>();
+            long deadline = System.nanoTime() + BOUND.toNanos();
+            while (times.size() < RUNS) {
+                Long run = runs.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                assertThat(run).as("%s runs within %s", RUNS, BOUND).isNotNull();
+                times.add(run);
             }
-        }
-        // the next run starts once lockAtLeastFor is over in Redis, never sooner (ms rounding aside): once per period
-        assertThat(gaps).hasSizeGreaterThanOrEqualTo(RUNS - 1)
-                .allSatisfy(gap -> assertThat(gap).isGreaterThanOrEqualTo(AT_LEAST.toMillis() - 20));
-    }
-
-    private static ConfigurableApplicationContext start(long initialDelay) {
-        return new SpringApplicationBuilder(Instance.class).web(WebApplicationType.NONE)
-                .properties("spring.data.redis.port=" + redis.server().port(), "spring.main.banner-mode=off",
-                        "job.period=" + PERIOD.toMillis(), "job.initial-delay=" + initialDelay)
-                .run();
-    }
-
-    @SpringBootConfiguration
-    @EnableAutoConfiguration
-    @EnableScheduling
-    @EnableSchedulerLock(defaultLockAtMostFor = "10s")
-    static class Instance {
-
-        @Bean
-        Job job() {
-            return new Job();
-        }
-
-        @Bean
-        ApplicationRunner warmUp(LockProvider locks) {
-            return arguments -> locks.lock(new LockConfiguration(Instant.now(), "warm-up", Duration.ofSeconds(1),
-                    Duration.ZERO)).ifPresent(SimpleLock::unlock);
-        }
-    }
-
-    static class Job {
-
-        @Scheduled(fixedRateString = "${job.period}", initialDelayString = "${job.initial-delay}")
-        @SchedulerLock(name = "report", lockAtLeastFor = "800ms")
-        public void run() {
-            synchronized (runs) {
-                runs.add(System.nanoTime());
+            instances.forEach(Process::destroyForcibly);
+            times.sort(null);
+            List<Long> gaps = new ArrayList<>();
+            for (int i = 1; i < times.size(); i++) {
+                gaps.add(times.get(i) - times.get(i - 1));
             }
-            enoughRuns.countDown();
+            // the next run starts once lockAtLeastFor is over in Redis, never sooner (ms rounding aside)
+            assertThat(gaps).allSatisfy(gap -> assertThat(gap).isGreaterThanOrEqualTo(AT_LEAST.toMillis() - 20));
+        } finally {
+            instances.forEach(Process::destroyForcibly);
         }
+    }
+
+    /** Starts an instance; its runs' times (epoch ms, one clock: the machine's) go to {@code runs}. */
+    private static Process start(Duration initialDelay, BlockingQueue<Long> runs) throws IOException {
+        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m", "-cp", System.getProperty("java.class.path"), ScheduledInstanceMain.class.getName(),
+                Integer.toString(redis.server().port()), Long.toString(PERIOD.toMillis()),
+                Long.toString(initialDelay.toMillis()), Long.toString(AT_LEAST.toMillis()))
+                .redirectErrorStream(true).start();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    if (line.startsWith("@ run ")) {
+                        runs.add(Long.parseLong(line.substring("@ run ".length())));
+                    }
+                }
+            } catch (IOException ended) {
+                // the process was stopped
+            }
+        }, "runs of " + process.pid());
+        reader.setDaemon(true);
+        reader.start();
+        return process;
     }
 }
