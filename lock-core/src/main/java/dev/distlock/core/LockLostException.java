@@ -12,7 +12,7 @@ public class LockLostException extends DistributedLockException {
     private final String reason;
 
     public LockLostException(String lockName) {
-        this(lockName, "Redis no longer holds it under this owner's token (the key was deleted or overwritten)");
+        this(lockName, "the backend no longer holds it under this owner's token (it was deleted or overwritten)");
     }
 
     /**
