@@ -352,8 +352,7 @@ public abstract class LockRegistryContract extends AsyncLockContract {
 
     @Test
     void aLockOnSeveralNamesTakesThemAllOrNoneAndGivesEachItsToken() throws Exception {
-        DetachedLock busy = registry().obtain("several:b").lockAsync().toCompletableFuture()
-                .get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        DetachedLock busy = heldElsewhere("several:b");
         FencedLock several = registry().obtainAll(List.of("several:c", "several:a", "several:b", "several:a"));
         assertThat(several.name()).isEqualTo("[several:a, several:b, several:c]");
 
@@ -414,8 +413,7 @@ public abstract class LockRegistryContract extends AsyncLockContract {
 
     @Test
     void aLockOnSeveralNamesAcquiredWithoutAThreadGivesBackWhatItTookWhenOneStaysBusy() throws Exception {
-        DetachedLock busy = registry().obtain("async-several:b").lockAsync().toCompletableFuture()
-                .get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        DetachedLock busy = heldElsewhere("async-several:b");
         FencedLock several = registry().obtainAll(List.of("async-several:a", "async-several:b"));
 
         assertThat(several.tryLockAsync(Duration.ofMillis(100)).toCompletableFuture()
@@ -433,8 +431,7 @@ public abstract class LockRegistryContract extends AsyncLockContract {
 
     @Test
     void cancellingAPendingLockOnSeveralNamesGivesBackWhatItTook() throws Exception {
-        DetachedLock busy = registry().obtain("cancelled-several:b").lockAsync().toCompletableFuture()
-                .get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        DetachedLock busy = heldElsewhere("cancelled-several:b");
         FencedLock several = registry().obtainAll(List.of("cancelled-several:a", "cancelled-several:b"));
         CompletableFuture<DetachedLock> pending = several.tryLockAsync(PATIENCE)
                 .toCompletableFuture();

@@ -2,6 +2,7 @@ package dev.distlock.test.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
@@ -100,6 +101,11 @@ public abstract class RegistryContractSupport {
             assertThat(System.nanoTime()).as("condition not met within " + PATIENCE).isLessThan(deadline);
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
+    }
+
+    /** Lock {@code name} held by another registry, as another process would hold it, until the hold is released. */
+    protected final DetachedLock heldElsewhere(String name) throws Exception {
+        return registry().obtain(name).lockAsync().toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
     }
 
     /** Runs {@code action} in another thread and returns its result, or throws what it threw. */
