@@ -99,4 +99,11 @@ public interface DetachedLock {
      * @throws LockBackendException if the backend could not be asked
      */
     void verifyHeld();
+
+    /**
+     * {@link #verifyHeld()} without blocking the caller: the stage fails with the exception it would throw.
+     *
+     * @since 0.1.0
+     */
+    CompletionStage<Void> verifyHeldAsync();
 }

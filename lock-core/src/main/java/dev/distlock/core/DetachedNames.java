@@ -105,6 +105,11 @@ final class DetachedNames implements DetachedLock {
         holds.forEach(DetachedLock::verifyHeld);
     }
 
+    @Override
+    public CompletionStage<Void> verifyHeldAsync() {
+        return all(DetachedLock::verifyHeldAsync);
+    }
+
     /** Runs {@code action} on every hold at once; completes when all have, failed with the first failure if any. */
     private CompletionStage<Void> all(Function<DetachedLock, CompletionStage<Void>> action) {
         List<CompletableFuture<Void>> each = new ArrayList<>(holds.size());

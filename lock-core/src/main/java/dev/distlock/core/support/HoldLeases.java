@@ -80,7 +80,16 @@ final class HoldLeases {
 
     /** Asks the store whether the hold is still its owner's: returns if so, else it is lost (thrown, saying why). */
     void verify(Hold hold) {
-        if (remainingLease(hold).isZero()) {
+        verified(hold, remainingLease(hold));
+    }
+
+    /** {@link #verify} without waiting: the stage fails with the same exception, on a step thread. */
+    CompletionStage<Void> verifyAsync(Hold hold) {
+        return remainingLeaseAsync(hold).thenAccept(remaining -> verified(hold, remaining));
+    }
+
+    private void verified(Hold hold, Duration remaining) {
+        if (remaining.isZero()) {
             holds.stillHeld(hold); // a deadline just passed is a loss too, reported as one
             throw new LockLostException(hold.name, hold.lostReason());
         }

@@ -102,6 +102,14 @@ final class StoreDetachedLock implements DetachedLock {
     }
 
     @Override
+    public CompletionStage<Void> verifyHeldAsync() {
+        if (released.get()) {
+            return CompletableFuture.failedFuture(releasedAlready());
+        }
+        return registry.leases().verifyAsync(hold);
+    }
+
+    @Override
     public String toString() {
         return "DetachedLock[" + hold.name + ", fencing token " + hold.fencingToken + "]";
     }

@@ -482,6 +482,28 @@ public abstract class LockRegistryContract extends AsyncLockContract {
     }
 
     @Test
+    void verifyHeldAsyncFindsADeletedKeyWithoutBlocking() throws Exception {
+        LockRegistry registry = registry();
+        DetachedLock one = registry.obtain("verified-async", Lease.fixed(Duration.ofSeconds(30))).lockAsync()
+                .toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        DetachedLock both = registry.obtainAll(List.of("verified-async:b", "verified-async:a")).lockAsync()
+                .toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        one.verifyHeldAsync().toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        both.verifyHeldAsync().toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+
+        deleteFromOutside(registry, "verified-async");
+        deleteFromOutside(registry, "verified-async:b");
+
+        assertThatThrownBy(() -> one.verifyHeldAsync().toCompletableFuture().get(PATIENCE.toSeconds(),
+                TimeUnit.SECONDS)).hasCauseInstanceOf(LockLostException.class)
+                .hasMessageContaining("'verified-async'");
+        assertThat(one.isHeld()).isFalse();
+        assertThatThrownBy(() -> both.verifyHeldAsync().toCompletableFuture().get(PATIENCE.toSeconds(),
+                TimeUnit.SECONDS)).hasCauseInstanceOf(LockLostException.class)
+                .hasMessageContaining("'verified-async:b'");
+    }
+
+    @Test
     void extendSetsTheRemainingLease() throws Exception {
         FencedLock lock = registry().obtain("extended", Lease.fixed(Duration.ofSeconds(2)));
         lock.lock();
