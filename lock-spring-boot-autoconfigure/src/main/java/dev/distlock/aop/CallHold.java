@@ -124,6 +124,11 @@ final class CallHold {
         }
     }
 
+    /** {@link #verifyHeld()} without blocking, for a hold that no thread owns (the holds a Reactor subscription sees). */
+    CompletionStage<Void> verifyHeldAsync() {
+        return released.get() ? CompletableFuture.completedFuture(null) : detached.verifyHeldAsync();
+    }
+
     /** Runs the method with this context as the innermost one of the current thread. */
     Object invokeCurrent(MethodInvoker invoker) throws Throwable {
         return CallStack.runAs(this, () -> observed.around(invoker));

@@ -20,29 +20,43 @@ final class LockedCommit implements TransactionSynchronization {
     }
 
     /**
-     * Asks the backend about each hold, unless the transaction is read-only. When it cannot answer, the hold's own lease decides: while it runs, no other
-     * owner can have been given the lock by the backend's rules.
+     * Asks the backend about each hold, unless the transaction is read-only (it writes nothing the lock protects: no
+     * round trip, no failure).
      *
      * @throws LockLostBeforeCommitException for the first hold found lost: the transaction rolls back
      */
     @Override
     public void beforeCommit(boolean readOnly) {
         if (readOnly) {
-            return; // it writes nothing the lock protects: no round trip, no failure
+            return;
         }
         for (CallHold hold : holds) {
             try {
                 hold.verifyHeld();
-            } catch (LockLostException lost) {
-                throw new LockLostBeforeCommitException(hold.key(), hold.label(), lost);
-            } catch (LockBackendException unreachable) {
-                if (!hold.isHeld()) {
-                    throw new LockLostBeforeCommitException(hold.key(), hold.label(), new LockLostException(
-                            hold.key(), "its lease ran out while the backend could not be asked ("
-                                    + unreachable.getMessage() + ")"));
+            } catch (RuntimeException failure) {
+                RuntimeException stop = stopping(hold, failure);
+                if (stop != null) {
+                    throw stop;
                 }
             }
         }
+    }
+
+    /**
+     * What a failed verification of {@code hold} means for the commit: the exception that stops it, or {@code null}
+     * when it may go on. When the backend cannot answer, the hold's own lease decides: while it runs, no other owner
+     * can have been given the lock by the backend's rules.
+     */
+    static RuntimeException stopping(CallHold hold, Throwable failure) {
+        if (failure instanceof LockLostException lost) {
+            return new LockLostBeforeCommitException(hold.key(), hold.label(), lost);
+        }
+        if (failure instanceof LockBackendException unreachable) {
+            return hold.isHeld() ? null : new LockLostBeforeCommitException(hold.key(), hold.label(),
+                    new LockLostException(hold.key(), "its lease ran out while the backend could not be asked ("
+                            + unreachable.getMessage() + ")"));
+        }
+        return failure instanceof RuntimeException unexpected ? unexpected : new IllegalStateException(failure);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.distlock.aop;
 
+import java.util.ArrayList;
+import java.util.List;
 import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 import reactor.util.context.ContextView;
@@ -49,6 +51,15 @@ public final class ReactiveLockContext {
             }
         }
         return null;
+    }
+
+    /** The holds of the annotated subscriptions that {@code context} runs in, innermost first. */
+    static List<CallHold> holds(ContextView context) {
+        List<CallHold> holds = new ArrayList<>(2);
+        for (Entry entry = context.getOrDefault(KEY, null); entry != null; entry = entry.outer()) {
+            holds.add(entry.held());
+        }
+        return holds;
     }
 
     /** {@code context} with {@code held} as the innermost hold. */

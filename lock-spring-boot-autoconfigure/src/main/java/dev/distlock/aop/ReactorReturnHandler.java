@@ -42,9 +42,13 @@ final class ReactorReturnHandler implements ReturnHandler {
                 return body(call, outer);
             }
             return Flux.usingWhen(acquire(call), held -> body(call, held),
-                    held -> Mono.fromCompletionStage(() -> held.releaseAsync(null)),
+                    held -> Mono.fromCompletionStage(() -> held.releaseAsync(null)).onErrorMap(ReleaseFailure::new),
                     (held, error) -> Mono.fromCompletionStage(() -> held.releaseAsync(error)),
-                    held -> Mono.fromCompletionStage(() -> held.releaseAsync(null)));
+                    held -> Mono.fromCompletionStage(() -> held.releaseAsync(null)))
+                    // Reactor wraps a failed release after completion in "Async resource cleanup failed": the
+                    // subscriber gets the release's own failure (a LockLostException), as a blocking caller does
+                    .onErrorMap(error -> error.getCause() instanceof ReleaseFailure release ? release.getCause()
+                            : error);
         });
         return flux ? locked : locked.singleOrEmpty();
     }
@@ -57,6 +61,16 @@ final class ReactorReturnHandler implements ReturnHandler {
     @Override
     public boolean invokesPerSubscription() {
         return true;
+    }
+
+    /** A failed release after the method completed, marked to be told from the method's own failures. */
+    private static final class ReleaseFailure extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        ReleaseFailure(Throwable failure) {
+            super(failure.getMessage(), failure, false, false);
+        }
     }
 
     /** Acquires without blocking: the wait is the registry's pending future, cancelled if the subscriber leaves. */

@@ -181,18 +181,6 @@ public final class DistlockAutoConfiguration {
         }
     }
 
-    /** A lost lock fails the commit of a transaction begun inside its call ({@code distlock.transaction.*}). */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.transaction.ConfigurableTransactionManager")
-    @ConditionalOnBooleanProperty(name = "distlock.transaction.rollback-on-loss", matchIfMissing = true)
-    static class TransactionConfiguration {
-
-        @Bean
-        static LockedTransactionsPostProcessor distlockLockedTransactions() {
-            return new LockedTransactionsPostProcessor();
-        }
-    }
-
     /**
      * The {@code @DistributedLock} machinery. Advisors are created before ordinary beans, so these methods are
      * static, read the properties straight from the environment and resolve the registry only at the first call.

@@ -7,6 +7,7 @@ import dev.distlock.annotation.DistributedLock;
 import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.DistributedLockInterceptor;
 import dev.distlock.aop.LockOperationSource;
+import dev.distlock.aop.LockedReactiveTransactionsAdvisor;
 import dev.distlock.aop.LockedTransactions;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.support.LockRegistryBuilder;
@@ -57,12 +58,18 @@ class DistlockAutoConfigurationTests {
 
     @Test
     void everyTransactionManagerFailsTheCommitOfALostLockUnlessTurnedOff() {
-        runner.withUserConfiguration(OwnTransactionManager.class).run(context -> assertThat(context
-                .getBean(DataSourceTransactionManager.class).getTransactionExecutionListeners())
-                .singleElement().isInstanceOf(LockedTransactions.class));
-        runner.withUserConfiguration(OwnTransactionManager.class)
-                .withPropertyValues("distlock.transaction.rollback-on-loss=false").run(context -> assertThat(context
-                        .getBean(DataSourceTransactionManager.class).getTransactionExecutionListeners()).isEmpty());
+        ApplicationContextRunner transactions = runner.withUserConfiguration(OwnTransactionManager.class)
+                .withConfiguration(AutoConfigurations.of(DistlockTransactionAutoConfiguration.class));
+        transactions.run(context -> {
+            assertThat(context.getBean(DataSourceTransactionManager.class).getTransactionExecutionListeners())
+                    .singleElement().isInstanceOf(LockedTransactions.class);
+            assertThat(context).hasSingleBean(LockedReactiveTransactionsAdvisor.class);
+        });
+        transactions.withPropertyValues("distlock.transaction.rollback-on-loss=false").run(context -> {
+            assertThat(context.getBean(DataSourceTransactionManager.class).getTransactionExecutionListeners())
+                    .isEmpty();
+            assertThat(context).doesNotHaveBean(LockedReactiveTransactionsAdvisor.class);
+        });
     }
 
     @Test
