@@ -28,6 +28,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.r2dbc.connection.R2dbcTransactionManager;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.annotation.Transactional;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -75,6 +76,18 @@ class ReactiveTransactionRollbackIT {
         assertThat(rows("s-1")).isZero();
         SuspendOrders.placing(orders, "s-2", false).block(PATIENCE);
         assertThat(rows("s-2")).isOne();
+    }
+
+    @Test
+    void aTransactionalFluxCalledInsideTheLockedPipelineRollsBackToo() {
+        Orders orders = start().getBean(Orders.class);
+
+        assertThatThrownBy(() -> orders.placeThroughLedger("l-1", true).block(PATIENCE))
+                .isInstanceOf(LockLostBeforeCommitException.class).hasMessageContaining("'order:l-1'");
+
+        assertThat(rows("l-1")).isZero();
+        orders.placeThroughLedger("l-2", false).block(PATIENCE);
+        assertThat(rows("l-2")).isOne();
     }
 
     @Test
@@ -128,8 +141,13 @@ class ReactiveTransactionRollbackIT {
         }
 
         @Bean
-        Orders orders(DatabaseClient db, Consumer<String> loseTheLock) {
-            return new Orders(db, loseTheLock);
+        Ledger ledger(DatabaseClient db, Consumer<String> loseTheLock) {
+            return new Ledger(db, loseTheLock);
+        }
+
+        @Bean
+        Orders orders(DatabaseClient db, Consumer<String> loseTheLock, Ledger ledger) {
+            return new Orders(db, loseTheLock, ledger);
         }
 
         @Bean
@@ -145,10 +163,18 @@ class ReactiveTransactionRollbackIT {
 
         private final DatabaseClient db;
         private final Consumer<String> loseTheLock;
+        private final Ledger ledger;
 
-        Orders(DatabaseClient db, Consumer<String> loseTheLock) {
+        Orders(DatabaseClient db, Consumer<String> loseTheLock, Ledger ledger) {
             this.db = db;
             this.loseTheLock = loseTheLock;
+            this.ledger = ledger;
+        }
+
+        /** The lock only; the transaction is the ledger's, begun inside the locked pipeline. */
+        @DistributedLock(name = "'order:' + #id")
+        public Mono<Void> placeThroughLedger(String id, boolean lose) {
+            return ledger.record(id, lose).then();
         }
 
         /** Writes the order; with {@code lose}, its lock's key is deleted in Redis before the commit. */
@@ -160,6 +186,29 @@ class ReactiveTransactionRollbackIT {
                         if (lose) {
                             loseTheLock.accept("order:" + id);
                         }
+                    }));
+        }
+    }
+
+    static class Ledger {
+
+        private final DatabaseClient db;
+        private final Consumer<String> loseTheLock;
+
+        Ledger(DatabaseClient db, Consumer<String> loseTheLock) {
+            this.db = db;
+            this.loseTheLock = loseTheLock;
+        }
+
+        /** Writes the order and emits its id; with {@code lose}, the lock's key is deleted before the commit. */
+        @Transactional
+        public Flux<String> record(String id, boolean lose) {
+            return db.sql("insert into orders(id) values (:id)").bind("id", id).then()
+                    .thenMany(Flux.defer(() -> {
+                        if (lose) {
+                            loseTheLock.accept("order:" + id);
+                        }
+                        return Flux.just(id);
                     }));
         }
     }
