@@ -2,9 +2,12 @@ package dev.distlock.aop;
 
 import java.util.List;
 import org.springframework.core.Ordered;
+import org.springframework.transaction.NoTransactionException;
 import org.springframework.transaction.reactive.TransactionSynchronization;
+import org.springframework.transaction.reactive.TransactionSynchronizationManager;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
 
 /**
  * {@link LockedCommit} for a reactive transaction: before it commits, asks the backend about the holds of the annotated
@@ -14,8 +17,27 @@ final class LockedReactiveCommit implements TransactionSynchronization, Ordered 
 
     private final List<CallHold> holds;
 
-    LockedReactiveCommit(List<CallHold> holds) {
+    private LockedReactiveCommit(List<CallHold> holds) {
         this.holds = holds;
+    }
+
+    /**
+     * Registers the check of the holds {@code context} has (the enclosing annotated subscriptions') on the actual
+     * transaction it runs in, if both.
+     */
+    static Mono<Void> register(ContextView context) {
+        List<CallHold> holds = ReactiveLockContext.holds(context);
+        if (holds.isEmpty()) {
+            return Mono.empty();
+        }
+        return TransactionSynchronizationManager.forCurrentTransaction()
+                .doOnNext(transaction -> {
+                    if (transaction.isActualTransactionActive() && transaction.isSynchronizationActive()) {
+                        transaction.registerSynchronization(new LockedReactiveCommit(holds));
+                    }
+                })
+                .onErrorResume(NoTransactionException.class, none -> Mono.empty())
+                .then();
     }
 
     @Override

@@ -1,13 +1,9 @@
 package dev.distlock.aop;
 
-import java.util.List;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
-import org.springframework.transaction.NoTransactionException;
-import org.springframework.transaction.reactive.TransactionSynchronizationManager;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.util.context.ContextView;
 
 /**
  * Keeps a reactive transaction from committing once the lock of the
@@ -19,8 +15,8 @@ import reactor.util.context.ContextView;
  * the transaction rolls back with a {@link LockLostBeforeCommitException}.
  *
  * <p>It covers {@code @Transactional} methods returning {@code Mono} or {@code Flux} and suspend functions, on the
- * annotated method itself or called inside its pipeline; not transactions begun with a {@code TransactionalOperator},
- * which no advisor sees.
+ * annotated method itself or called inside its pipeline; {@link LockedTransactionalOperator} covers the
+ * application's {@code TransactionalOperator} beans.
  *
  * @since 0.1.0
  */
@@ -30,27 +26,11 @@ public final class LockedReactiveTransactions implements MethodInterceptor {
     public Object invoke(MethodInvocation invocation) throws Throwable {
         Object result = invocation.proceed();
         if (result instanceof Mono<?> mono) {
-            return Mono.deferContextual(context -> guard(context).then(mono));
+            return Mono.deferContextual(context -> LockedReactiveCommit.register(context).then(mono));
         }
         if (result instanceof Flux<?> flux) {
-            return Flux.deferContextual(context -> guard(context).thenMany(flux));
+            return Flux.deferContextual(context -> LockedReactiveCommit.register(context).thenMany(flux));
         }
         return result;
-    }
-
-    /** Registers the commit check of the holds {@code context} has on the actual transaction it runs in, if both. */
-    private static Mono<Void> guard(ContextView context) {
-        List<CallHold> holds = ReactiveLockContext.holds(context);
-        if (holds.isEmpty()) {
-            return Mono.empty();
-        }
-        return TransactionSynchronizationManager.forCurrentTransaction()
-                .doOnNext(transaction -> {
-                    if (transaction.isActualTransactionActive() && transaction.isSynchronizationActive()) {
-                        transaction.registerSynchronization(new LockedReactiveCommit(holds));
-                    }
-                })
-                .onErrorResume(NoTransactionException.class, none -> Mono.empty())
-                .then();
     }
 }

@@ -15,8 +15,9 @@ import org.springframework.transaction.interceptor.TransactionAttributeSource;
 /**
  * A lost lock fails the commit of a transaction begun inside its {@code @DistributedLock} call
  * ({@code distlock.transaction.rollback-on-loss}, on by default): thread-bound transactions through a listener on
- * their transaction managers, reactive ones through an advisor inside {@code @Transactional}. After Spring Boot's
- * transaction configuration, so that this advisor is registered after the transaction advisor of the same order.
+ * their transaction managers, reactive ones through an advisor inside {@code @Transactional} and the application's
+ * {@code TransactionalOperator} beans. After Spring Boot's transaction configuration, so that this advisor is
+ * registered after the transaction advisor of the same order.
  *
  * @since 0.1.0
  */
@@ -33,7 +34,7 @@ public final class DistlockTransactionAutoConfiguration {
         return new LockedTransactionsPostProcessor();
     }
 
-    /** Reactive transactions, checked inside {@code @Transactional}. */
+    /** Reactive transactions, checked inside {@code @Transactional} and inside the work of a transactional operator. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = {"reactor.core.publisher.Mono",
             "org.springframework.transaction.reactive.TransactionSynchronizationManager"})
@@ -49,6 +50,11 @@ public final class DistlockTransactionAutoConfiguration {
         @Bean
         static ReactiveCommitGuardOrder distlockReactiveCommitGuardOrder(ListableBeanFactory beans) {
             return new ReactiveCommitGuardOrder(beans);
+        }
+
+        @Bean
+        static LockedTransactionalOperatorPostProcessor distlockLockedTransactionalOperators() {
+            return new LockedTransactionalOperatorPostProcessor();
         }
     }
 }

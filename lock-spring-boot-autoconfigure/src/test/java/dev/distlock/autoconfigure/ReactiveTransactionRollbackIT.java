@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.aop.LockLostBeforeCommitException;
+import dev.distlock.aop.LockedTransactionalOperator;
 import dev.distlock.core.LockLostException;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.test.RedisServerExtension;
@@ -28,6 +29,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.r2dbc.connection.R2dbcTransactionManager;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -91,6 +93,20 @@ class ReactiveTransactionRollbackIT {
     }
 
     @Test
+    void aTransactionalOperatorsTransactionRollsBackToo() {
+        ConfigurableApplicationContext context = start();
+        assertThat(context.getBean(TransactionalOperator.class)).isInstanceOf(LockedTransactionalOperator.class);
+        Orders orders = context.getBean(Orders.class);
+
+        assertThatThrownBy(() -> orders.placeWithOperator("t-1", true).block(PATIENCE))
+                .isInstanceOf(LockLostBeforeCommitException.class).hasMessageContaining("'order:t-1'");
+
+        assertThat(rows("t-1")).isZero();
+        orders.placeWithOperator("t-2", false).block(PATIENCE);
+        assertThat(rows("t-2")).isOne();
+    }
+
+    @Test
     void turnedOffTheTransactionCommitsAndTheReleaseReportsTheLoss() {
         Orders orders = start("distlock.transaction.rollback-on-loss=false").getBean(Orders.class);
 
@@ -146,8 +162,9 @@ class ReactiveTransactionRollbackIT {
         }
 
         @Bean
-        Orders orders(DatabaseClient db, Consumer<String> loseTheLock, Ledger ledger) {
-            return new Orders(db, loseTheLock, ledger);
+        Orders orders(DatabaseClient db, Consumer<String> loseTheLock, Ledger ledger,
+                TransactionalOperator operator) {
+            return new Orders(db, loseTheLock, ledger, operator);
         }
 
         @Bean
@@ -164,11 +181,20 @@ class ReactiveTransactionRollbackIT {
         private final DatabaseClient db;
         private final Consumer<String> loseTheLock;
         private final Ledger ledger;
+        private final TransactionalOperator operator;
 
-        Orders(DatabaseClient db, Consumer<String> loseTheLock, Ledger ledger) {
+        Orders(DatabaseClient db, Consumer<String> loseTheLock, Ledger ledger,
+                TransactionalOperator operator) {
             this.db = db;
             this.loseTheLock = loseTheLock;
             this.ledger = ledger;
+            this.operator = operator;
+        }
+
+        /** The lock, and a transaction begun with Spring Boot's transactional operator inside it. */
+        @DistributedLock(name = "'order:' + #id")
+        public Mono<Void> placeWithOperator(String id, boolean lose) {
+            return operator.transactional(insert(id, lose));
         }
 
         /** The lock only; the transaction is the ledger's, begun inside the locked pipeline. */
@@ -181,6 +207,10 @@ class ReactiveTransactionRollbackIT {
         @DistributedLock(name = "'order:' + #id")
         @Transactional
         public Mono<Void> place(String id, boolean lose) {
+            return insert(id, lose);
+        }
+
+        private Mono<Void> insert(String id, boolean lose) {
             return db.sql("insert into orders(id) values (:id)").bind("id", id).then()
                     .then(Mono.fromRunnable(() -> {
                         if (lose) {
