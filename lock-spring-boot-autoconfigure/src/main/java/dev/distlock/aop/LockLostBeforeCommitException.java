@@ -4,7 +4,8 @@ import dev.distlock.core.LockLostException;
 
 /**
  * The lock of a {@link dev.distlock.annotation.DistributedLock @DistributedLock} call was found lost as the
- * transaction it began was about to commit, so the transaction was rolled back instead ({@link LockedTransactions}).
+ * transaction it began was about to commit, so the transaction was rolled back instead ({@link LockedTransactions},
+ * {@link LockedReactiveTransactions}).
  *
  * @since 0.1.0
  */

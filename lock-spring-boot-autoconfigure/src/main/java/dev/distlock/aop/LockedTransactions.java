@@ -12,7 +12,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * rolls back with a {@link LockLostBeforeCommitException}.
  *
  * <p>It covers transactions that begin inside the locked call (the default advisor order puts the lock outside
- * {@code @Transactional}) on a thread-bound transaction manager (JDBC, JPA); not reactive transactions. A write that
+ * {@code @Transactional}) on a thread-bound transaction manager (JDBC, JPA); reactive transactions have
+ * {@link LockedReactiveTransactions}. A write that
  * already left the transaction (a message sent, another system called) is not undone: that is what fencing tokens are
  * for.
  *
