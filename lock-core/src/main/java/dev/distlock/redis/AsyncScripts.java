@@ -84,10 +84,15 @@ final class AsyncScripts {
      * @param keysAndArgs the script's keys ({@link LockScripts.Script#keyCount}), then its arguments
      */
     <T> CompletionStage<T> run(LockScripts.Script script, byte[]... keysAndArgs) {
+        return runWithKeys(script, script.keyCount(), keysAndArgs);
+    }
+
+    /** {@link #run}, with the first {@code keys} of {@code keysAndArgs} as the script's keys, however many it has. */
+    <T> CompletionStage<T> runWithKeys(LockScripts.Script script, int keys, byte[]... keysAndArgs) {
         ScriptOutputType type = script.returnType() == ReturnType.MULTI ? ScriptOutputType.MULTI
                 : ScriptOutputType.INTEGER;
-        Call<T> call = new Call<>(script, type, Arrays.copyOfRange(keysAndArgs, 0, script.keyCount()),
-                Arrays.copyOfRange(keysAndArgs, script.keyCount(), keysAndArgs.length), new CompletableFuture<>());
+        Call<T> call = new Call<>(script, type, Arrays.copyOfRange(keysAndArgs, 0, keys),
+                Arrays.copyOfRange(keysAndArgs, keys, keysAndArgs.length), new CompletableFuture<>());
         RedisClusterAsyncCommands<byte[], byte[]> commands = shared;
         if (commands != null && isOpen(commands)) {
             send(commands, call);

@@ -25,6 +25,8 @@ final class LockScripts {
     static final Script RELEASE = load("release.lua", "release_lock", ReturnType.MULTI, 3);
     static final Script ABANDON = load("abandon.lua", "abandon", ReturnType.MULTI, 3);
     static final Script EXTEND = load("extend.lua", "extend", ReturnType.INTEGER, 1);
+    /** Its number of keys varies: it is given its keys apart from its arguments ({@link ScriptArguments#renewAll}). */
+    static final Script RENEW_ALL = load("renew_all.lua", "renew_all", ReturnType.MULTI, 0);
     static final Script REMAINING = load("remaining.lua", "remaining", ReturnType.INTEGER, 1);
     static final Script RAISE = load("raise.lua", "raise", ReturnType.INTEGER, 1);
     static final Script INSPECT = load("inspect.lua", "inspect", ReturnType.MULTI, 3);
@@ -39,7 +41,7 @@ final class LockScripts {
      * memory or keep a hold, as their scripts did.
      */
     static final FunctionLibrary LIBRARY = FunctionLibrary.of(read("common.lua"), List.of(ACQUIRE),
-            List.of(RELEASE, ABANDON, LEAVE, EXTEND), List.of(REMAINING));
+            List.of(RELEASE, ABANDON, LEAVE, EXTEND, RENEW_ALL), List.of(REMAINING));
 
     private LockScripts() {
     }
@@ -65,21 +67,30 @@ final class LockScripts {
          * @return a {@code List} of {@code Long} for multi-bulk replies, a {@code Long} for integer replies
          */
         <T> T run(RedisConnectionFactory factory, byte[]... keysAndArgs) {
+            return runWithKeys(factory, keyCount, keysAndArgs);
+        }
+
+        /** Runs the script with the first {@code keys} of {@code keysAndArgs} as its keys, however many it has. */
+        <T> T runWithKeys(RedisConnectionFactory factory, int keys, byte[]... keysAndArgs) {
             try (RedisConnection connection = factory.getConnection()) {
-                return run(connection, keysAndArgs);
+                return run(connection, keys, keysAndArgs);
             }
         }
 
         /** Runs the script on {@code connection}; see {@link #run(RedisConnectionFactory, byte[]...)}. */
-        @SuppressWarnings("unchecked")
         <T> T run(RedisConnection connection, byte[]... keysAndArgs) {
+            return run(connection, keyCount, keysAndArgs);
+        }
+
+        @SuppressWarnings("unchecked")
+        private <T> T run(RedisConnection connection, int keys, byte[]... keysAndArgs) {
             try {
-                return (T) connection.scriptingCommands().evalSha(sha1, returnType, keyCount, keysAndArgs);
+                return (T) connection.scriptingCommands().evalSha(sha1, returnType, keys, keysAndArgs);
             } catch (RuntimeException ex) {
                 if (!isNoScript(ex)) {
                     throw ex;
                 }
-                return (T) connection.scriptingCommands().eval(text, returnType, keyCount, keysAndArgs);
+                return (T) connection.scriptingCommands().eval(text, returnType, keys, keysAndArgs);
             }
         }
 

@@ -2,6 +2,7 @@ package dev.distlock.redis;
 
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
+import dev.distlock.core.spi.Renewal;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -17,11 +18,14 @@ final class RedisAsyncLockStore implements AsyncLockStore {
     private final AsyncScripts scripts;
     private final ScriptArguments arguments;
     private final ScriptReplies replies;
+    private final RenewalCalls renewals;
 
-    RedisAsyncLockStore(AsyncScripts scripts, ScriptArguments arguments, ScriptReplies replies) {
+    RedisAsyncLockStore(AsyncScripts scripts, ScriptArguments arguments, ScriptReplies replies,
+            RenewalCalls renewals) {
         this.scripts = scripts;
         this.arguments = arguments;
         this.replies = replies;
+        this.renewals = renewals;
     }
 
     @Override
@@ -58,6 +62,13 @@ final class RedisAsyncLockStore implements AsyncLockStore {
     @Override
     public CompletionStage<Boolean> renew(String name, String token, long leaseMillis) {
         return setLease(arguments.lease(name, token, leaseMillis, true));
+    }
+
+    /** One script per batch on a single server, per hash slot on a cluster. */
+    @Override
+    public List<CompletionStage<Boolean>> renewAll(List<Renewal> batch) {
+        return renewals.send(batch, part -> read(scripts.<List<?>>runWithKeys(LockScripts.RENEW_ALL, part.size(),
+                arguments.renewAll(part)), ScriptReplies::owned));
     }
 
     @Override

@@ -5,8 +5,11 @@ import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.HandOffNotices;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.Renewal;
 import dev.distlock.core.spi.StoreFailure;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -23,6 +26,7 @@ final class RedisLockStore implements LockStore {
     private final GrantInbox inbox;
     private final ReplicaAcks acks;
     private final AcknowledgedWrites acknowledged;
+    private final boolean cluster;
     /** The operations on Lettuce's asynchronous API, when the factory shares one connection; else {@code null}. */
     private final RedisAsyncLockStore async;
 
@@ -38,10 +42,12 @@ final class RedisLockStore implements LockStore {
         this.inbox = inbox;
         this.acks = acks;
         this.acknowledged = new AcknowledgedWrites(redis, acks, arguments);
+        this.cluster = ClusterDetection.isCluster(redis);
         // the scripts are read from the jar now, not on the first lock's thread (which may be one that must not block)
         LockScripts.load();
         AsyncScripts scripts = acks.enabled() ? null : AsyncScripts.of(redis);
-        this.async = scripts != null ? new RedisAsyncLockStore(scripts, arguments, replies) : null;
+        this.async = scripts == null ? null
+                : new RedisAsyncLockStore(scripts, arguments, replies, new RenewalCalls(keys, cluster));
     }
 
     @Override
@@ -117,6 +123,32 @@ final class RedisLockStore implements LockStore {
             return LockScripts.EXTEND.<Long>run(redis, keysAndArgs) == 1L;
         }
         return acknowledged.setLease(name, keysAndArgs);
+    }
+
+    /** One script per batch on a single server, per hash slot on a cluster; one by one with replica acknowledgement. */
+    @Override
+    public boolean[] renewAll(List<Renewal> batch) {
+        if (async != null) {
+            List<CompletionStage<Boolean>> answers = async.renewAll(batch);
+            boolean[] owned = new boolean[answers.size()];
+            for (int i = 0; i < owned.length; i++) {
+                owned[i] = NativeCalls.awaited(answers.get(i));
+            }
+            return owned;
+        }
+        if (!renewsInBatches()) {
+            return LockStore.super.renewAll(batch);
+        }
+        return ScriptReplies.owned(LockScripts.RENEW_ALL.runWithKeys(redis, batch.size(), arguments.renewAll(batch)));
+    }
+
+    /**
+     * On one server without replica acknowledgement (whose renewals each wait for the replicas); on a cluster only
+     * through Lettuce's asynchronous API ({@link #async()}), which sends a call per slot.
+     */
+    @Override
+    public boolean renewsInBatches() {
+        return !acks.enabled() && !cluster;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.distlock.redis;
 
+import dev.distlock.core.spi.Renewal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,6 +57,19 @@ final class ScriptArguments {
     /** The key and arguments of the script that sets a lease ({@code onlyLonger}: a renewal). */
     byte[][] lease(String name, String token, long leaseMillis, boolean onlyLonger) {
         return new byte[][] {lock(name), bytes(token), number(leaseMillis), onlyLonger ? YES : NO};
+    }
+
+    /** The keys and arguments of the script that renews {@code renewals}: every lock's key, then the tokens and leases. */
+    byte[][] renewAll(List<Renewal> renewals) {
+        int count = renewals.size();
+        byte[][] keysAndArgs = new byte[3 * count][];
+        for (int i = 0; i < count; i++) {
+            Renewal renewal = renewals.get(i);
+            keysAndArgs[i] = lock(renewal.name());
+            keysAndArgs[count + i] = bytes(renewal.token());
+            keysAndArgs[2 * count + i] = number(renewal.leaseMillis());
+        }
+        return keysAndArgs;
     }
 
     /** The key and argument of the script that reads a hold's lease. */

@@ -51,6 +51,15 @@ final class ScriptReplies {
                 : AcquireResult.busy(leaseLeft(value), serverMillis);
     }
 
+    /** Reads a batch renewal's reply: 1 or 0 for each hold, in order. */
+    static boolean[] owned(List<?> reply) {
+        boolean[] owned = new boolean[reply.size()];
+        for (int i = 0; i < owned.length; i++) {
+            owned[i] = ((Number) reply.get(i)).intValue() == 1;
+        }
+        return owned;
+    }
+
     /**
      * A {@code PTTL} reply in the store's terms: -1 (a key without expiry) never expires; -2 (no key) stays
      * negative.

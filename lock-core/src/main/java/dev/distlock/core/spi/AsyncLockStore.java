@@ -1,5 +1,7 @@
 package dev.distlock.core.spi;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -52,6 +54,17 @@ public interface AsyncLockStore {
 
     /** {@link LockStore#renew}, sent. */
     CompletionStage<Boolean> renew(String name, String token, long leaseMillis);
+
+    /**
+     * {@link LockStore#renewAll}, sent: one stage per renewal, in order, each completing with that hold's answer or
+     * with the failure of the call that carried it (a batch may take several calls, as on a cluster, where one node
+     * failing fails only the renewals it was sent). The default sends each renewal on its own.
+     */
+    default List<CompletionStage<Boolean>> renewAll(List<Renewal> renewals) {
+        List<CompletionStage<Boolean>> answers = new ArrayList<>(renewals.size());
+        renewals.forEach(renewal -> answers.add(renew(renewal.name(), renewal.token(), renewal.leaseMillis())));
+        return answers;
+    }
 
     /** {@link LockStore#remainingLeaseMillis}, sent. */
     CompletionStage<Long> remainingLeaseMillis(String name, String token);

@@ -1,6 +1,9 @@
 package dev.distlock.core.spi;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
@@ -52,6 +55,21 @@ final class ExecutorAsyncStore implements AsyncLockStore {
     @Override
     public CompletableFuture<Boolean> renew(String name, String token, long leaseMillis) {
         return onPool(() -> store.renew(name, token, leaseMillis));
+    }
+
+    /** In one call if the store renews in batches, else each renewal on its own, side by side. */
+    @Override
+    public List<CompletionStage<Boolean>> renewAll(List<Renewal> renewals) {
+        if (!store.renewsInBatches()) {
+            return AsyncLockStore.super.renewAll(renewals);
+        }
+        CompletableFuture<boolean[]> batch = onPool(() -> store.renewAll(renewals));
+        List<CompletionStage<Boolean>> answers = new ArrayList<>(renewals.size());
+        for (int i = 0; i < renewals.size(); i++) {
+            int position = i;
+            answers.add(batch.thenApply(owned -> owned[position]));
+        }
+        return answers;
     }
 
     @Override

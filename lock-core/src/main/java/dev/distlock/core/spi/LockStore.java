@@ -1,5 +1,6 @@
 package dev.distlock.core.spi;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -77,6 +78,30 @@ public interface LockStore extends AutoCloseable {
      * @return whether it was held under the token
      */
     boolean renew(String name, String token, long leaseMillis);
+
+    /**
+     * {@link #renew} of several holds, in as few calls as the backend allows (the engine gathers the renewals that
+     * fall due together): what each answer means is {@code renew}'s. The default renews them one by one; a store
+     * that overrides it says so with {@link #renewsInBatches()}.
+     *
+     * @return for each renewal, in order, whether its hold was held under its token
+     */
+    default boolean[] renewAll(List<Renewal> renewals) {
+        boolean[] owned = new boolean[renewals.size()];
+        for (int i = 0; i < owned.length; i++) {
+            Renewal renewal = renewals.get(i);
+            owned[i] = renew(renewal.name(), renewal.token(), renewal.leaseMillis());
+        }
+        return owned;
+    }
+
+    /**
+     * Whether {@link #renewAll} renews a batch in one call (which answers or fails for all of it); if not, the engine
+     * sends a batch's renewals side by side on its threads rather than one after another.
+     */
+    default boolean renewsInBatches() {
+        return false;
+    }
 
     /**
      * If the lock is held under {@code token}, makes {@code fencingToken} the last one issued for the name

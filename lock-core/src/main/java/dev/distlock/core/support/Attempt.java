@@ -217,7 +217,7 @@ final class Attempt implements Consumer<Grant> {
             return null;
         }
         mayHoldSomething = false;
-        return request.hold(token, fencingToken, validUntil, sentNanos + HoldClock.renewalPeriodNanos(lease),
+        return request.hold(token, fencingToken, validUntil, HoldClock.renewalDue(sentNanos, lease),
                 false);
     }
 }

@@ -20,6 +20,8 @@ public final class HoldClock {
     private static final int NOTICE_TRUST_DIVISOR = 2;
     /** A hand-off's claim is confirmed (extended to the full lease) a third into it. */
     private static final int CONFIRM_DIVISOR = 3;
+    /** Renewals fall due on a grid of this fraction of their period. */
+    private static final int RENEWAL_GRID_DIVISOR = 100;
 
     private HoldClock() {
     }
@@ -43,9 +45,17 @@ public final class HoldClock {
         return validUntilNanos - nowNanos >= TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 10));
     }
 
-    /** How long after a confirmed renewal was sent the next one is due: a third of the lease. */
-    static long renewalPeriodNanos(long leaseMillis) {
-        return TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 3));
+    /**
+     * When the renewal after one confirmed (or an acquisition) sent at {@code sentNanos} is due: a third of the lease
+     * later, rounded down to a grid of a hundredth of that period (at least a millisecond) that all holds with the
+     * same lease share, so that their renewals fall due at the same moments and go to the store together
+     * ({@link RenewalBatches}). Rounding down renews a little early, never late.
+     */
+    static long renewalDue(long sentNanos, long leaseMillis) {
+        long period = TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 3));
+        long grid = Math.max(TimeUnit.MILLISECONDS.toNanos(1), period / RENEWAL_GRID_DIVISOR);
+        long due = sentNanos + period;
+        return due - Math.floorMod(due, grid);
     }
 
     /**

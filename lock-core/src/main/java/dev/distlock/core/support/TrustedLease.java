@@ -119,7 +119,7 @@ abstract class TrustedLease {
         failedRenewals = 0;
         if (epoch == leaseEpoch) {
             validUntilNanos = Math.max(validUntilNanos, HoldClock.validUntil(sentNanos, lease));
-            nextRenewalNanos = sentNanos + HoldClock.renewalPeriodNanos(lease);
+            nextRenewalNanos = HoldClock.renewalDue(sentNanos, lease);
             confirmPending = false;
         }
     }
@@ -144,7 +144,7 @@ abstract class TrustedLease {
         leaseEpoch++;
         leaseMillis = lease;
         validUntilNanos = HoldClock.validUntil(sentNanos, lease);
-        nextRenewalNanos = sentNanos + HoldClock.renewalPeriodNanos(lease);
+        nextRenewalNanos = HoldClock.renewalDue(sentNanos, lease);
         confirmPending = false;
         return true;
     }

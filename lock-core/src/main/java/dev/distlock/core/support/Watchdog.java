@@ -2,22 +2,20 @@ package dev.distlock.core.support;
 
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.spi.AsyncLockStore;
-import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Keeps every hold of a registry honest about time. Each hold has one timer task, due at its next renewal
  * or its deadline, whichever comes first:
  * <ul>
- *   <li>a renewed hold (or a hand-off that still has to be confirmed) is renewed every third of its lease;
- *   the renewal is sent without waiting (on the store's asynchronous client, or a call thread), never waited for
- *   on the timer, so one slow node or name cannot hold up the others, and it counts as failed after a quarter of
- *   the lease whatever the client's own timeout is;</li>
+ *   <li>a renewed hold (or a hand-off that still has to be confirmed) is renewed every third of its lease, with
+ *   the other holds due at the same moment in one store call ({@link RenewalBatches}); the renewal is sent without
+ *   waiting (on the store's asynchronous client, or a call thread), never waited for on the timer, so one slow node
+ *   or name cannot hold up the others, and it counts as failed after a quarter of the lease whatever the client's
+ *   own timeout is;</li>
  *   <li>a failed renewal is tried again soon (a tenth of the lease, at most a second later);</li>
  *   <li>when the deadline passes without a confirmed renewal, or a renewal finds the token gone, the hold is
  *   lost at once.</li>
@@ -25,18 +23,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class Watchdog {
 
-    private final AsyncLockStore sends;
     private final Listeners listeners;
     private final Losses losses;
-    private final BackgroundThreads threads;
     private final ScheduledExecutorService timer;
+    private final RenewalBatches renewals;
 
     Watchdog(AsyncLockStore sends, Listeners listeners, Losses losses, BackgroundThreads threads) {
-        this.sends = sends;
         this.listeners = listeners;
         this.losses = losses;
-        this.threads = threads;
         this.timer = threads.timer();
+        this.renewals = new RenewalBatches(sends, threads, this);
     }
 
     /** Receives the holds found lost. */
@@ -74,40 +70,15 @@ final class Watchdog {
             case NOTHING -> { }
             case LOSS -> losses.lost(hold, hold.expiryReason());
             case RENEWAL -> {
-                renew(hold, look.leaseMillis(), look.epoch());
+                renewals.renew(hold, look.leaseMillis(), look.epoch());
                 watch(hold);
             }
             case LATER -> watch(hold);
         }
     }
 
-    private void renew(Hold hold, long lease, int epoch) {
-        long sent = System.nanoTime();
-        AtomicBoolean settled = new AtomicBoolean();
-        long timeout = HoldClock.renewalTimeoutNanos(lease);
-        try {
-            timer.schedule(() -> {
-                if (settled.compareAndSet(false, true)) {
-                    renewalFailed(hold, lease, new TimeoutException("The store did not answer the renewal within "
-                            + Duration.ofNanos(timeout) + " (a quarter of the lease)"));
-                }
-            }, timeout, TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException closed) {
-            return;
-        }
-        sends.renew(hold.name, hold.token, lease).whenComplete((owned, failure) -> threads.afterAnswer(() -> {
-            if (!settled.compareAndSet(false, true)) {
-                return; // counted as failed already: it came too late
-            }
-            if (failure != null) {
-                renewalFailed(hold, lease, StoreCalls.unwrapped(failure));
-            } else {
-                renewalAnswered(hold, owned, sent, lease, epoch);
-            }
-        }));
-    }
-
-    private void renewalAnswered(Hold hold, boolean owned, long sent, long lease, int epoch) {
+    /** A renewal sent at {@code sent} was answered: the hold is {@code owned} or lost. */
+    void renewalAnswered(Hold hold, boolean owned, long sent, long lease, int epoch) {
         if (!owned) {
             hold.renewalRefused();
             losses.lost(hold, "a renewal found that the store no longer holds it under this hold's token");
@@ -117,7 +88,8 @@ final class Watchdog {
         watch(hold);
     }
 
-    private void renewalFailed(Hold hold, long lease, Throwable failure) {
+    /** A renewal failed or did not answer in time: it is tried again soon. */
+    void renewalFailed(Hold hold, long lease, Throwable failure) {
         int streak = hold.renewalFailed(HoldClock.retryDelayNanos(lease));
         if (hold.isActive()) {
             listeners.renewalFailed(hold.event(new LockBackendException(hold.name, "renew the lease", failure)),

@@ -304,6 +304,31 @@ public abstract class LockRegistryContract extends AsyncLockContract {
     }
 
     @Test
+    void manyHoldsRenewedTogetherStayAliveAndOneDeletedAmongThemIsLost() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        LockRegistry registry = registry(listener);
+        List<DetachedLock> holds = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            holds.add(registry.obtain("renewed-together:" + i, Lease.renewed(Duration.ofMillis(600))).lockAsync()
+                    .toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS));
+        }
+        deleteFromOutside(registry, "renewed-together:7");
+
+        FencedLock other = registry().obtain("renewed-together:3");
+        assertThat(acquiresInOtherThread(other, Duration.ofMillis(2000))).as("past three leases").isFalse();
+
+        awaitUntil(() -> !holds.get(7).isHeld());
+        for (int i = 0; i < holds.size(); i++) {
+            if (i != 7) {
+                assertThat(holds.get(i).isHeld()).as("hold " + i).isTrue();
+                holds.get(i).verifyHeld();
+                holds.get(i).unlock();
+            }
+        }
+        assertThat(listener.events("lost")).as("only the deleted one").hasSize(1);
+    }
+
+    @Test
     void aDeletedKeyIsDetectedAsLossByTheWatchdog() throws Exception {
         RecordingListener listener = new RecordingListener();
         LockRegistry registry = registry(listener);

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.Renewal;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -131,6 +133,20 @@ public abstract class LockStoreContract {
         assertThat(store.extend("job", "B", LEASE)).as("not the owner").isFalse();
         assertThat(store.renew("job", "B", LEASE)).as("not the owner").isFalse();
         assertThat(store.remainingLeaseMillis("job", "B")).as("not the owner").isNegative();
+    }
+
+    @Test
+    void renewAllRenewsEachHeldLockOnlyLongerAndTellsWhichAreNotHeld() {
+        store.tryAcquire("a", "A", 5_000, false, WAITER_TIMEOUT);
+        store.tryAcquire("b", "B", LEASE, false, WAITER_TIMEOUT);
+
+        boolean[] owned = store.renewAll(List.of(new Renewal("a", "A", LEASE), new Renewal("b", "B", 2_000),
+                new Renewal("never-held", "C", LEASE), new Renewal("a", "not-the-owner", LEASE)));
+
+        assertThat(owned).containsExactly(true, true, false, false);
+        assertThat(store.remainingLeaseMillis("a", "A")).as("lengthened").isGreaterThan(5_000);
+        assertThat(store.remainingLeaseMillis("b", "B")).as("not shortened").isGreaterThan(2_000);
+        assertThat(store.isLocked("never-held")).isFalse();
     }
 
     @Test

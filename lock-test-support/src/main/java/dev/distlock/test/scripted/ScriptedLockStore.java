@@ -6,6 +6,7 @@ import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.Renewal;
 import dev.distlock.core.spi.StoreFailure;
 import dev.distlock.memory.InMemoryLockStore;
 import java.util.ArrayList;
@@ -45,6 +46,8 @@ public final class ScriptedLockStore implements LockStore {
     private final List<ScriptedCall> armed = new CopyOnWriteArrayList<>();
     private final List<Recorded> calls = new CopyOnWriteArrayList<>();
     private volatile boolean noticesHeld;
+    /** The sizes of the renewal batches, once batches are on; else {@code null}. */
+    private volatile List<Integer> batches;
     /** The client's own threads, when tries and releases are answered asynchronously; else {@code null}. */
     private volatile ExecutorService client;
     private final List<Runnable> heldNotices = new ArrayList<>();
@@ -96,6 +99,21 @@ public final class ScriptedLockStore implements LockStore {
             thread.setDaemon(true);
             return thread;
         });
+    }
+
+    /**
+     * Makes this store renew in batches, as the Redis store does ({@link #renewsInBatches()}): each batch is recorded
+     * by its size ({@link #renewalBatches()}), and each renewal in it is still a scriptable {@link Op#EXTEND}. Call
+     * it before making registries on the store.
+     */
+    public void renewInBatches() {
+        batches = new CopyOnWriteArrayList<>();
+    }
+
+    /** The sizes of the renewal batches so far, in order; empty unless {@link #renewInBatches()} was called. */
+    public List<Integer> renewalBatches() {
+        List<Integer> sizes = batches;
+        return sizes == null ? List.of() : List.copyOf(sizes);
     }
 
     /** Keeps hand-off notices from their waiters until {@link #deliverNotices()}: a paused waiter process. */
@@ -169,6 +187,20 @@ public final class ScriptedLockStore implements LockStore {
     @Override
     public boolean renew(String name, String token, long leaseMillis) {
         return call(Op.EXTEND, name, token, () -> backend.renew(name, token, leaseMillis));
+    }
+
+    @Override
+    public boolean renewsInBatches() {
+        return batches != null;
+    }
+
+    @Override
+    public boolean[] renewAll(List<Renewal> renewals) {
+        List<Integer> sizes = batches;
+        if (sizes != null) {
+            sizes.add(renewals.size());
+        }
+        return LockStore.super.renewAll(renewals);
     }
 
     @Override
