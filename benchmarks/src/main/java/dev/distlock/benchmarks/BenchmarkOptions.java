@@ -30,13 +30,14 @@ import java.util.Set;
  * @param asyncRounds how often the async check makes its calls on distinct names, each time all at once
  * @param costOperations lock+unlock pairs per run of the cost check on the in-memory registry (a twentieth on Redis)
  * @param costCases the cases of the cost check, in order
+ * @param renewalHolds renewed holds kept at once in the renewal check
  * @param jmhQuick JMH in this JVM for a few hundred milliseconds: proves it runs, measures nothing
  * @param report where the Markdown report is written
  */
 public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<String> contenders,
         List<String> topologies, Duration measurement, Duration warmup, boolean warmupPass, int rounds, int threads,
         int roundTripOperations, long memoryNames, int asyncWaiters, int asyncRounds, int costOperations,
-        List<String> costCases, boolean jmhQuick, Path report) {
+        List<String> costCases, int renewalHolds, boolean jmhQuick, Path report) {
 
     /** The parts of a run. */
     public enum Part {
@@ -53,7 +54,9 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         /** distlock's scenarios on one server, a cluster, a primary with replica acknowledgement and Redlock. */
         TOPOLOGIES,
         /** The Java-side CPU time and allocation of one uncontended lock+unlock, in memory and on Redis. */
-        COST
+        COST,
+        /** The watchdog's script calls per renewal period while ten thousand renewed holds are held. */
+        RENEWALS
     }
 
     /** The cases of the cost check, in the order they run by default. */
@@ -62,7 +65,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
 
     static final String USAGE = """
             Options (defaults in brackets):
-              --parts scenarios,roundtrips,memory,jmh,async,topologies,cost   parts to run [all]
+              --parts scenarios,roundtrips,memory,jmh,async,topologies,cost,renewals   parts to run [all]
               --skip jmh,memory                         parts not to run [none]
               --scenarios 1,2,3,4                       scenarios [all]
               --contenders distlock,redisson,si-spin,si-pubsub,floor   contenders, run in this order [these]
@@ -79,6 +82,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
               --async-rounds 20                         rounds of the calls at once on distinct names [20]
               --cost-ops 200000                         lock+unlock pairs per run of the cost check in memory (a twentieth on Redis) [200000]
               --cost-cases memory-same,memory-distinct,memory-execute,engine-same,redis-lock,redis-async   cases of the cost check [these]
+              --renewal-holds 10000                     renewed holds kept at once in the renewal check [10000]
               --jmh-quick                               JMH in-process for a few hundred ms (smoke test)
               --report FILE                             where the Markdown report goes [benchmarks/target/benchmark-report.md]
             """;
@@ -109,6 +113,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         int asyncRounds = 20;
         int costOperations = 200_000;
         List<String> costCases = COST_CASES;
+        int renewalHolds = 10_000;
         boolean jmhQuick = false;
         Path report = defaultReport();
         for (int i = 0; i < args.length; i++) {
@@ -143,6 +148,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
                 case "--async-rounds" -> asyncRounds = positive(option, value);
                 case "--cost-ops" -> costOperations = positive(option, value);
                 case "--cost-cases" -> costCases = known("cost case", list(value), COST_CASES, List.of());
+                case "--renewal-holds" -> renewalHolds = positive(option, value);
                 case "--report" -> report = Path.of(value);
                 default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
             }
@@ -153,7 +159,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         }
         return new BenchmarkOptions(Set.copyOf(parts), scenarios, contenders, topologies, measurement, warmup,
                 warmupPass, rounds, threads, roundTripOperations, memoryNames, asyncWaiters, asyncRounds,
-                costOperations, costCases, jmhQuick, report);
+                costOperations, costCases, renewalHolds, jmhQuick, report);
     }
 
     /** {@code benchmark-report.md} in the module's {@code target} directory, wherever the command runs from. */

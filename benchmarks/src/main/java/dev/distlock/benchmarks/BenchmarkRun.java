@@ -17,6 +17,8 @@ import dev.distlock.benchmarks.redis.RedisStats;
 import dev.distlock.benchmarks.redis.CommandPaths;
 import dev.distlock.benchmarks.redis.RoundTripProbe;
 import dev.distlock.benchmarks.redis.RoundTrips;
+import dev.distlock.benchmarks.renewals.RenewalCheck;
+import dev.distlock.benchmarks.renewals.RenewalResult;
 import dev.distlock.benchmarks.report.MachineInfo;
 import dev.distlock.benchmarks.scenarios.Measurement;
 import dev.distlock.benchmarks.scenarios.MeasurementRunner;
@@ -43,6 +45,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -61,6 +64,10 @@ public final class BenchmarkRun {
     /** Measured runs of each case of the cost check. */
     private static final int COST_RUNS = 5;
     private static final Duration COST_WAIT = Duration.ofSeconds(1);
+    /** The renewal check's lease: renewed every second, so that a few periods take a few seconds. */
+    private static final Duration RENEWAL_LEASE = Duration.ofSeconds(3);
+    /** Renewal periods measured: enough to average over the grid moments, short enough for a quick run. */
+    private static final int RENEWAL_PERIODS = 5;
 
     private final BenchmarkOptions options;
     private final PrintStream progress;
@@ -96,10 +103,12 @@ public final class BenchmarkRun {
             List<JmhResult> jmh = options.runs(Part.JMH) ? jmh() : List.of();
             List<AsyncResult> async = options.runs(Part.ASYNC) ? async(address, stats) : List.of();
             List<CostResult> cost = options.runs(Part.COST) ? cost(address, stats) : List.of();
+            List<RenewalResult> renewals = options.runs(Part.RENEWALS) ? renewals(address, stats) : List.of();
             Map<String, String> topologyDescriptions = new LinkedHashMap<>();
             List<Measurement> topologies = options.runs(Part.TOPOLOGIES) ? topologies(topologyDescriptions) : List.of();
             return new BenchmarkResults(options, LocalDate.now(), machine, descriptions, measurements, roundTrips,
-                    paths, memory, jmh, async, cost, topologyDescriptions, topologies, MachineInfo.loadAverage());
+                    paths, memory, jmh, async, cost, renewals, topologyDescriptions, topologies,
+                    MachineInfo.loadAverage());
         }
     }
 
@@ -195,6 +204,20 @@ public final class BenchmarkRun {
             stats.flushAll();
         }
         return results;
+    }
+
+    private List<RenewalResult> renewals(RedisAddress address, RedisStats stats) throws InterruptedException {
+        say("renewals: %,d renewed holds, lease %d s, %d renewal periods measured", options.renewalHolds(),
+                RENEWAL_LEASE.toSeconds(), RENEWAL_PERIODS);
+        stats.flushAll();
+        LettuceConnectionFactory factory = address.newConnectionFactory();
+        try (RedisLockRegistry registry = RedisLockRegistry.builder(factory).keyPrefix("bench-renewals").build()) {
+            return List.of(report(new RenewalCheck(stats).run(registry, options.renewalHolds(), RENEWAL_LEASE,
+                    RENEWAL_PERIODS)));
+        } finally {
+            factory.destroy();
+            stats.flushAll();
+        }
     }
 
     private List<AsyncResult> async(RedisAddress address, RedisStats stats) throws Exception {
@@ -327,6 +350,17 @@ public final class BenchmarkRun {
                 result.redisCpuMicrosPerCall(), result.threadsIdle(), result.threadsPeak(),
                 result.inArrivalOrder() == null ? ""
                         : result.inArrivalOrder() ? ", in arrival order" : ", OUT OF ORDER");
+        return result;
+    }
+
+    private RenewalResult report(RenewalResult result) {
+        say("renewals, %,d holds: %.1f script calls per period, %,.1f commands per period (%s), %,d still held, "
+                + "%.1f s", result.holds(), result.scriptsPerPeriod(),
+                result.commandsPerPeriod().values().stream().mapToDouble(Double::doubleValue).sum(),
+                result.commandsPerPeriod().entrySet().stream()
+                        .map(e -> e.getKey() + " " + String.format("%,.1f", e.getValue()))
+                        .collect(Collectors.joining(", ")),
+                result.heldAtEnd(), result.seconds());
         return result;
     }
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The whole harness in a few seconds of measurement: every contender in every scenario, the round-trip count,
- * a small memory check, non-blocking callers, the Java-side cost check, JMH in-process and distlock on every topology. It proves the harness works and that every contender kept mutual
+ * a small memory check, non-blocking callers, the Java-side cost check, a thousand renewed holds, JMH in-process and distlock on every topology. It proves the harness works and that every contender kept mutual
  * exclusion; it asserts nothing about speed.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -28,7 +28,8 @@ class LockBenchmarkSmokeIT {
     @Test
     void everyContenderRunsEveryScenarioKeepsMutualExclusionAndTheReportSaysSo() throws Exception {
         BenchmarkOptions options = BenchmarkOptions.parse("--seconds", "0.3", "--warmup", "0.1", "--no-warmup-pass",
-                "--rounds", "1", "--roundtrip-ops", "20", "--memory-names", "20000", "--async-waiters", "400", "--cost-ops", "2000", "--jmh-quick");
+                "--rounds", "1", "--roundtrip-ops", "20", "--memory-names", "20000", "--async-waiters", "400", "--cost-ops", "2000",
+                "--renewal-holds", "1000", "--jmh-quick");
 
         BenchmarkResults results = new BenchmarkRun(options, System.out).run();
 
@@ -65,6 +66,10 @@ class LockBenchmarkSmokeIT {
                 .allSatisfy(r -> assertThat(r.inArrivalOrder()).as(r.what() + ": served in arrival order").isTrue());
         assertThat(results.cost()).hasSize(BenchmarkOptions.COST_CASES.size())
                 .allSatisfy(r -> assertThat(r.median(CostResult.Run::callerBytes)).isPositive());
+        assertThat(results.renewals()).singleElement().satisfies(r -> {
+            assertThat(r.allHeld()).as("every renewed hold still held after the measured periods").isTrue();
+            assertThat(r.scriptsPerPeriod()).as("the watchdog renewed").isPositive();
+        });
         assertThat(results.jmh()).extracting(JmhResult::benchmark)
                 .containsExactlyInAnyOrder("annotated", "direct", "keyEvaluation");
 
@@ -73,7 +78,8 @@ class LockBenchmarkSmokeIT {
             assertThat(report).contains("### Scenario " + scenario.number() + ":");
         }
         assertThat(report).contains("### Targets (distlock)", "### Round trips", "### Annotation layer",
-                "### Memory", "### Non-blocking callers", "### Java-side cost", "held in all 20 measurements", "### Topologies");
+                "### Memory", "### Non-blocking callers", "### Java-side cost", "held in all 20 measurements", "### Watchdog renewals",
+                "### Topologies");
     }
 
     private static List<Measurement> concat(List<Measurement> first, List<Measurement> second) {

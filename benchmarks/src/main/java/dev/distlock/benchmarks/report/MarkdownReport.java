@@ -10,6 +10,7 @@ import dev.distlock.benchmarks.memory.MemoryResult;
 import dev.distlock.benchmarks.memory.MemoryResult.Checkpoint;
 import dev.distlock.benchmarks.redis.CommandPaths;
 import dev.distlock.benchmarks.redis.RoundTrips;
+import dev.distlock.benchmarks.renewals.RenewalResult;
 import dev.distlock.benchmarks.scenarios.Scenario;
 import dev.distlock.benchmarks.topologies.Topology;
 import java.util.Arrays;
@@ -41,7 +42,7 @@ public final class MarkdownReport {
         if (!results.measurements().isEmpty()) {
             comparison();
         }
-        if (!results.measurements().isEmpty() || !results.async().isEmpty()) {
+        if (!results.measurements().isEmpty() || !results.async().isEmpty() || !results.renewals().isEmpty()) {
             targets();
         }
         summaries.byScenario().forEach(this::scenario);
@@ -51,6 +52,7 @@ public final class MarkdownReport {
         memory();
         async();
         cost();
+        renewals();
         topologies();
         return out.toString();
     }
@@ -314,6 +316,35 @@ public final class MarkdownReport {
                     + spread(r, CostResult.Run::wallNanos) + " | " + spread(r, CostResult.Run::callerCpuNanos) + " | "
                     + spread(r, CostResult.Run::callerBytes) + " | " + spread(r, CostResult.Run::jvmCpuNanos) + " | "
                     + spread(r, CostResult.Run::jvmBytes) + " |");
+        }
+        line();
+    }
+
+    private void renewals() {
+        List<RenewalResult> renewals = results.renewals();
+        if (renewals.isEmpty()) {
+            return;
+        }
+        line("### Watchdog renewals of many holds");
+        line();
+        line("Renewed holds taken with `lockAsync()` on distinct names of one Redis registry and left held; the "
+                + "watchdog renews each every third of its lease (one period). Holds with the same lease renew on a "
+                + "shared grid of moments, and the renewals due together go to Redis as one script call of up to "
+                + "500 holds. Counted from `INFO commandstats` over whole periods, starting one period after the "
+                + "last hold was granted: script calls are the top-level `FCALL`, `EVALSHA` and `EVAL`; the "
+                + "commands include what the scripts ran.");
+        line();
+        line("| holds | lease | periods | script calls per period | commands per period | still held | time |");
+        line("| ---: | ---: | ---: | ---: | --- | ---: | ---: |");
+        for (RenewalResult r : renewals) {
+            String commands = r.commandsPerPeriod().isEmpty() ? "none" : r.commandsPerPeriod().entrySet().stream()
+                    .limit(COMMAND_MIX_ENTRIES)
+                    .map(e -> e.getKey() + " " + Format.number(e.getValue(), 1))
+                    .collect(Collectors.joining(", "));
+            line("| " + Format.number(r.holds(), 0) + " | " + seconds(r.lease().toMillis()) + " | " + r.periods()
+                    + " | " + Format.number(r.scriptsPerPeriod(), 1) + " | " + commands + " | "
+                    + (r.allHeld() ? "all" : "**" + Format.number(r.heldAtEnd(), 0) + "**") + " | "
+                    + Format.number(r.seconds(), 0) + " s |");
         }
         line();
     }

@@ -7,6 +7,7 @@ import dev.distlock.benchmarks.contenders.Contenders;
 import dev.distlock.benchmarks.jmh.JmhResult;
 import dev.distlock.benchmarks.memory.MemoryResult;
 import dev.distlock.benchmarks.redis.RoundTrips;
+import dev.distlock.benchmarks.renewals.RenewalResult;
 import dev.distlock.benchmarks.report.TargetStatus.Verdict;
 import dev.distlock.benchmarks.scenarios.Measurement;
 import dev.distlock.benchmarks.scenarios.Scenario;
@@ -19,8 +20,9 @@ import java.util.function.Predicate;
 
 /**
  * The issues' targets for distlock, checked against one run's results: the protocol's budgets (issue 17: ratios to
- * the floor per scenario, commands per lock, Redis CPU), the non-blocking callers' (issue 18) and the earlier ones that still hold (latency, hand-off
- * pace, annotation overhead, memory, exclusion).
+ * the floor per scenario, commands per lock, Redis CPU), the non-blocking callers' (issue 18), the watchdog's renewal
+ * scripts per period and the earlier ones that still hold (latency, hand-off pace, annotation overhead, memory,
+ * exclusion).
  */
 public final class Targets {
 
@@ -68,6 +70,7 @@ public final class Targets {
         targets.add(exclusion(results.measurements()));
         targets.add(annotatedMonosOnOneName(results.async()));
         targets.add(annotatedMonosOnDistinctNames(results.async()));
+        targets.add(renewals(results.renewals()));
         return targets;
     }
 
@@ -161,6 +164,23 @@ public final class Targets {
         return new TargetStatus(target, Format.number(monos / floor, 2) + " × floor (" + Format.number(monos, 0)
                 + " vs " + Format.number(floor, 0) + " calls/s, medians)",
                 Verdict.of(monos / floor >= MIN_DISTINCT_MONO_TO_FLOOR));
+    }
+
+    /** The holds the renewal budget is set for; a run with fewer does not measure it. */
+    private static final int BUDGET_HOLDS = 10_000;
+
+    /** Renewals due together go to Redis as one script call, so many holds cost few scripts per period. */
+    private static TargetStatus renewals(List<RenewalResult> renewals) {
+        String target = "10,000 renewed holds: ≤ " + Format.number(RenewalResult.MAX_SCRIPTS_PER_PERIOD, 0)
+                + " renewal scripts per period on one server";
+        if (renewals.isEmpty()) {
+            return new TargetStatus(target, "—", Verdict.NOT_MEASURED);
+        }
+        RenewalResult r = renewals.get(0);
+        return new TargetStatus(target, Format.number(r.scriptsPerPeriod(), 1) + " scripts per period ("
+                + Format.number(r.holds(), 0) + " holds, lease " + Format.number(r.lease().toMillis() / 1000.0, 0)
+                + " s), " + (r.allHeld() ? "all held" : Format.number(r.heldAtEnd(), 0) + " still held"),
+                r.holds() < BUDGET_HOLDS ? Verdict.NOT_MEASURED : Verdict.of(r.withinBudget()));
     }
 
     private static Optional<AsyncResult> find(List<AsyncResult> async, Kind kind) {
