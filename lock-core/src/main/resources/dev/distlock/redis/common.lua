@@ -85,13 +85,11 @@ local function next_fence(last, now_us)
 end
 
 -- Takes the first waiter whose entry is live out of the queue, dropping dead entries before it; nil if none.
-local function pop_live_waiter(keys, now_ms)
+-- first: a token already taken off the queue's head, or nil.
+local function pop_live_waiter(keys, now_ms, first)
   local queue, waiters = keys[2], keys[3]
-  while true do
-    local token = redis.call('LPOP', queue)
-    if not token then
-      return nil
-    end
+  local token = first or redis.call('LPOP', queue)
+  while token do
     local entry = redis.call('HGET', waiters, token)
     if entry then
       redis.call('HDEL', waiters, token)
@@ -100,7 +98,9 @@ local function pop_live_waiter(keys, now_ms)
         return { token = token, lease = tonumber(lease), timeout = tonumber(timeout), channel = channel }
       end
     end
+    token = redis.call('LPOP', queue)
   end
+  return nil
 end
 
 -- Takes the token out of the queue.
@@ -176,9 +176,11 @@ local function release(keys, token, retention)
     local owner, _, _, last, before = parse(value)
     return { owner and (last == token or before == token) and 1 or 0 }
   end
-  if mark == 'q' then
+  -- the clock only once a waiter was queued: a holder whose queue emptied (the last waiter's) frees without it
+  local first = mark == 'q' and redis.call('LPOP', keys[2])
+  if first then
     local now_ms, now_us = clock()
-    local waiter = pop_live_waiter(keys, now_ms)
+    local waiter = pop_live_waiter(keys, now_ms, first)
     local next = waiter and next_fence(tonumber(fence), now_us)
     if next then
       local refused = hand_over(lock, waiter, next, token, released, now_ms)
