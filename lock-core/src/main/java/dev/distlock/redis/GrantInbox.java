@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,17 +31,18 @@ final class GrantInbox implements HandOffNotices, MessageListener, AutoCloseable
     private final RedisMessageListenerContainer container;
     private final boolean ownsContainer;
     private final ChannelTopic channel;
-    private final boolean trusted;
+    private final BooleanSupplier trusted;
     private final ConcurrentHashMap<String, Consumer<Grant>> waiters = new ConcurrentHashMap<>();
     private final ThreadPoolExecutor subscriber;
     private CompletableFuture<Void> subscription;
     private volatile boolean subscribed;
 
     /**
-     * @param trusted whether a notice alone makes the waiter the owner: not with replica acknowledgement, where the
-     *        new owner confirms with Redis (and its replicas) first
+     * @param trusted whether a notice alone makes the waiter the owner, asked at each notice: not while replicas must
+     *        acknowledge, where the new owner confirms with Redis (and its replicas) first
      */
-    GrantInbox(RedisMessageListenerContainer container, boolean ownsContainer, String channel, boolean trusted) {
+    GrantInbox(RedisMessageListenerContainer container, boolean ownsContainer, String channel,
+            BooleanSupplier trusted) {
         this.container = container;
         this.trusted = trusted;
         this.ownsContainer = ownsContainer;
@@ -89,7 +91,7 @@ final class GrantInbox implements HandOffNotices, MessageListener, AutoCloseable
 
     @Override
     public boolean trusted() {
-        return trusted;
+        return trusted.getAsBoolean();
     }
 
     @Override

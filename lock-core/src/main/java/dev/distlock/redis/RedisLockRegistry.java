@@ -75,7 +75,7 @@ public final class RedisLockRegistry extends StoreLockRegistry {
         private String keyPrefix = "distlock";
         private Duration fenceRetention = Duration.ofHours(1);
         private RedisMessageListenerContainer listenerContainer;
-        private ReplicaAcks replicaAcks = ReplicaAcks.NONE;
+        private ReplicaAcks replicaAcks = ReplicaAcks.CONNECTED_DEFAULT;
 
         private Builder(RedisConnectionFactory connectionFactory) {
             this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
@@ -117,23 +117,43 @@ public final class RedisLockRegistry extends StoreLockRegistry {
          * Makes acquisitions, hand-offs and renewals count only once {@code replicas} replicas have
          * acknowledged them ({@code WAIT replicas timeout}, pipelined with the script on a dedicated connection,
          * so it blocks no other thread's commands); a shortfall is a transient failure, tried again within the
-         * caller's wait (a renewal, until the hold's deadline). Off by default ({@code replicas} 0). With it,
-         * a primary that fails right after granting a lock cannot leave its replica unaware of it, and a
+         * caller's wait (a renewal, until the hold's deadline), so locking stops while fewer replicas answer.
+         * With it, a primary that fails right after granting a lock cannot leave its replica unaware of it, and a
          * primary cut off from its replicas cannot keep renewing a lock the promoted replica lets expire. It
-         * costs a dedicated connection per call (use a connection pool) and up to {@code timeout} per call when
-         * a replica lags. Standalone primaries with replicas and Sentinel only; not Redis Cluster.
+         * costs a dedicated connection per call (kept open between calls) and up to {@code timeout} per call when
+         * a replica lags. Standalone primaries with replicas and Sentinel only; not Redis Cluster. By default
+         * the replicas online at the time acknowledge ({@link #connectedReplicaAcknowledgement}); 0 turns
+         * acknowledgement off.
          *
          * @param replicas how many replicas must acknowledge, 0 for none
-         * @param timeout how long to wait for them, 1ms to 10s
+         * @param timeout how long to wait for them, 1ms to 10s (ignored with 0 replicas)
          */
         public Builder replicaAcknowledgement(int replicas, Duration timeout) {
             ReplicaAcks acks = ReplicaAcks.of(replicas, timeout);
-            if (acks.enabled() && ClusterDetection.isCluster(connectionFactory)) {
+            if (acks.fixed() && ClusterDetection.isCluster(connectionFactory)) {
                 throw new IllegalArgumentException("replicaAcknowledgement is not supported on Redis Cluster: WAIT "
                         + "cannot be sent to the primary of a lock's slot through Spring Data Redis's cluster "
                         + "connection; use it with a standalone or Sentinel connection factory");
             }
             this.replicaAcks = acks;
+            return this;
+        }
+
+        /**
+         * Makes acquisitions, hand-offs and renewals count only once the replicas the primary has online at the
+         * time have acknowledged them, waiting up to {@code timeout} for them (the default, with 50ms). The
+         * replicas online are read from {@code INFO replication} every second: a replica counts while its link is
+         * up and it acknowledged within the last two seconds, so a server without replicas pays nothing (every
+         * call goes straight to Redis) and one whose replica stopped answering stops waiting for it within
+         * seconds. A write fewer of them acknowledged in time is a transient failure, tried again within the
+         * caller's wait, as with {@link #replicaAcknowledgement(int, Duration) a fixed number}. On Redis Cluster
+         * no replica acknowledges (its {@code WAIT} cannot be routed to a lock's primary). The Redis user needs
+         * {@code +info}; without it no replica is waited for (logged once).
+         *
+         * @param timeout how long each write waits for the replicas, 1ms to 10s
+         */
+        public Builder connectedReplicaAcknowledgement(Duration timeout) {
+            this.replicaAcks = ReplicaAcks.connected(timeout);
             return this;
         }
 
@@ -145,9 +165,10 @@ public final class RedisLockRegistry extends StoreLockRegistry {
         private RedisLockStore createStore(RedisKeys keys) {
             boolean ownContainer = listenerContainer == null;
             RedisMessageListenerContainer container = ownContainer ? newContainer() : listenerContainer;
+            ReplicaCount replicas = new ReplicaCount(replicaAcks, connectionFactory);
             GrantInbox inbox = new GrantInbox(container, ownContainer, keys.inbox(UUID.randomUUID().toString()),
-                    !replicaAcks.enabled());
-            return new RedisLockStore(connectionFactory, keys, inbox, fenceRetention.toMillis(), replicaAcks);
+                    replicas::trusted);
+            return new RedisLockStore(connectionFactory, keys, inbox, fenceRetention.toMillis(), replicas);
         }
 
         private RedisMessageListenerContainer newContainer() {

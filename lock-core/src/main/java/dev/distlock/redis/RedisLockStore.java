@@ -10,6 +10,9 @@ import dev.distlock.core.spi.StoreFailure;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedTransferQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -20,50 +23,73 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 final class RedisLockStore implements LockStore {
 
+    /** The most writes that wait for replicas' acknowledgement at once for non-blocking callers. */
+    private static final int ACKNOWLEDGING_THREADS = PipelineConnections.MAX_IDLE;
+
     private final RedisConnectionFactory redis;
     private final ScriptArguments arguments;
     private final ScriptReplies replies;
     private final GrantInbox inbox;
-    private final ReplicaAcks acks;
+    private final ReplicaCount replicas;
     private final AcknowledgedWrites acknowledged;
     private final boolean cluster;
     /** The operations on Lettuce's asynchronous API, when the factory shares one connection; else {@code null}. */
-    private final RedisAsyncLockStore async;
+    private final RedisAsyncLockStore direct;
+    /** What {@link #async()} gives: {@link #direct}, or with replica acknowledgement a {@link ReplicatedAsyncStore}. */
+    private final AsyncLockStore async;
+    /** Where non-blocking callers' acknowledged writes wait; {@code null} without replica acknowledgement. */
+    private final ThreadPoolExecutor acknowledging;
 
     RedisLockStore(RedisConnectionFactory redis, RedisKeys keys, GrantInbox inbox, long fenceRetentionMillis) {
-        this(redis, keys, inbox, fenceRetentionMillis, ReplicaAcks.NONE);
+        this(redis, keys, inbox, fenceRetentionMillis, new ReplicaCount(ReplicaAcks.NONE, redis));
     }
 
     RedisLockStore(RedisConnectionFactory redis, RedisKeys keys, GrantInbox inbox, long fenceRetentionMillis,
-            ReplicaAcks acks) {
+            ReplicaCount replicas) {
         this.redis = redis;
         this.arguments = new ScriptArguments(keys, fenceRetentionMillis, inbox.channel());
         this.replies = new ScriptReplies(keys);
         this.inbox = inbox;
-        this.acks = acks;
-        this.acknowledged = new AcknowledgedWrites(redis, acks, arguments);
+        this.replicas = replicas;
+        this.acknowledged = new AcknowledgedWrites(redis, replicas, arguments);
         this.cluster = ClusterDetection.isCluster(redis);
         // the scripts are read from the jar now, not on the first lock's thread (which may be one that must not block)
         LockScripts.load();
-        AsyncScripts scripts = acks.enabled() ? null : AsyncScripts.of(redis);
-        this.async = scripts == null ? null
+        AsyncScripts scripts = AsyncScripts.of(redis);
+        this.direct = scripts == null ? null
                 : new RedisAsyncLockStore(scripts, arguments, replies, new RenewalCalls(keys, cluster));
+        boolean acknowledges = replicas.acks() != ReplicaAcks.NONE;
+        this.acknowledging = direct != null && acknowledges ? acknowledgingThreads() : null;
+        this.async = acknowledging == null ? direct
+                : new ReplicatedAsyncStore(direct, AsyncLockStore.on(this, acknowledging), replicas);
+    }
+
+    private static ThreadPoolExecutor acknowledgingThreads() {
+        ThreadPoolExecutor threads = new ThreadPoolExecutor(ACKNOWLEDGING_THREADS, ACKNOWLEDGING_THREADS, 30,
+                TimeUnit.SECONDS, new LinkedTransferQueue<>(), task -> {
+                    Thread thread = new Thread(task, "distlock-acknowledge");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        threads.allowCoreThreadTimeOut(true);
+        return threads;
     }
 
     @Override
     public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
-        if (async != null) {
-            return NativeCalls.awaited(async.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
+        int required = replicas.required();
+        if (direct != null && required == 0) {
+            return NativeCalls.awaited(direct.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
         }
         return acquired(LockScripts.ACQUIRE, name, token,
-                arguments.acquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
+                arguments.acquire(name, token, leaseMillis, queue, waiterTimeoutMillis), required);
     }
 
     /**
      * On a Lettuce factory that shares its connection (Boot's default), the operations sent on Lettuce's asynchronous
-     * API: no thread waits for a reply. {@code null} with replica acknowledgement on (its {@code WAIT} needs a
-     * connection of its own), on Jedis or on a pooled factory.
+     * API: no thread waits for a reply, except for a write that replicas must acknowledge (its {@code WAIT} needs a
+     * connection of its own), which waits on a thread of the store's. {@code null} on Jedis or on a pooled factory.
      */
     @Override
     public AsyncLockStore async() {
@@ -72,32 +98,34 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
-        if (async != null) {
-            return NativeCalls.awaited(async.leaveQueue(name, token, leaseMillis));
+        int required = replicas.required();
+        if (direct != null && required == 0) {
+            return NativeCalls.awaited(direct.leaveQueue(name, token, leaseMillis));
         }
-        return acquired(LockScripts.LEAVE, name, token, arguments.leave(name, token, leaseMillis));
+        return acquired(LockScripts.LEAVE, name, token, arguments.leave(name, token, leaseMillis), required);
     }
 
-    /** Runs an acquiring script; with replica acknowledgement on, see {@link AcknowledgedWrites#acquire}. */
-    private AcquireResult acquired(LockScripts.Script script, String name, String token, byte[][] keysAndArgs) {
-        if (!acks.enabled()) {
+    /** Runs an acquiring script; with replicas to wait for, see {@link AcknowledgedWrites#acquire}. */
+    private AcquireResult acquired(LockScripts.Script script, String name, String token, byte[][] keysAndArgs,
+            int required) {
+        if (required == 0) {
             return ScriptReplies.acquireResult(script.run(redis, keysAndArgs));
         }
-        return acknowledged.acquire(script, name, token, keysAndArgs);
+        return acknowledged.acquire(script, name, token, keysAndArgs, required);
     }
 
     @Override
     public boolean release(String name, String token) {
-        if (async != null) {
-            return NativeCalls.awaited(async.release(name, token));
+        if (direct != null) {
+            return NativeCalls.awaited(direct.release(name, token));
         }
         return replies.released(LockScripts.RELEASE.run(redis, arguments.release(name, token)));
     }
 
     @Override
     public void abandon(String name, String token) {
-        if (async != null) {
-            NativeCalls.awaited(async.abandon(name, token));
+        if (direct != null) {
+            NativeCalls.awaited(direct.abandon(name, token));
             return;
         }
         replies.released(LockScripts.ABANDON.run(redis, arguments.release(name, token)));
@@ -114,41 +142,44 @@ final class RedisLockStore implements LockStore {
     }
 
     private boolean setLease(String name, String token, long leaseMillis, boolean onlyLonger) {
-        if (async != null) {
-            return NativeCalls.awaited(onlyLonger ? async.renew(name, token, leaseMillis)
-                    : async.extend(name, token, leaseMillis));
+        int required = replicas.required();
+        if (direct != null && required == 0) {
+            return NativeCalls.awaited(onlyLonger ? direct.renew(name, token, leaseMillis)
+                    : direct.extend(name, token, leaseMillis));
         }
         byte[][] keysAndArgs = arguments.lease(name, token, leaseMillis, onlyLonger);
-        if (!acks.enabled()) {
+        if (required == 0) {
             return LockScripts.EXTEND.<Long>run(redis, keysAndArgs) == 1L;
         }
-        return acknowledged.setLease(name, keysAndArgs);
+        return acknowledged.setLease(name, keysAndArgs, required);
     }
 
-    /** One script per batch on a single server, per hash slot on a cluster; one by one with replica acknowledgement. */
+    /** One script per batch on a single server, per hash slot on a cluster; one by one while replicas acknowledge. */
     @Override
     public boolean[] renewAll(List<Renewal> batch) {
-        if (async != null) {
-            List<CompletionStage<Boolean>> answers = async.renewAll(batch);
+        int required = replicas.required();
+        if (direct != null && required == 0) {
+            List<CompletionStage<Boolean>> answers = direct.renewAll(batch);
             boolean[] owned = new boolean[answers.size()];
             for (int i = 0; i < owned.length; i++) {
                 owned[i] = NativeCalls.awaited(answers.get(i));
             }
             return owned;
         }
-        if (!renewsInBatches()) {
+        if (!renewsInBatches() || required > 0) {
             return LockStore.super.renewAll(batch);
         }
         return ScriptReplies.owned(LockScripts.RENEW_ALL.runWithKeys(redis, batch.size(), arguments.renewAll(batch)));
     }
 
     /**
-     * On one server without replica acknowledgement (whose renewals each wait for the replicas); on a cluster only
-     * through Lettuce's asynchronous API ({@link #async()}), which sends a call per slot.
+     * On one server unless a fixed number of replicas must acknowledge each renewal (each then waits for them); on a
+     * cluster only through Lettuce's asynchronous API ({@link #async()}), which sends a call per slot. With the
+     * replicas online to acknowledge, a batch is sent renewal by renewal while there are any.
      */
     @Override
     public boolean renewsInBatches() {
-        return !acks.enabled() && !cluster;
+        return !replicas.acks().fixed() && !cluster;
     }
 
     @Override
@@ -199,5 +230,9 @@ final class RedisLockStore implements LockStore {
     public void close() {
         inbox.close();
         acknowledged.close();
+        replicas.close();
+        if (acknowledging != null) {
+            acknowledging.shutdown();
+        }
     }
 }

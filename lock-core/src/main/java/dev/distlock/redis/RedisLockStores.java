@@ -32,7 +32,7 @@ public final class RedisLockStores {
         Objects.requireNonNull(connectionFactory, "connectionFactory");
         RedisKeys keys = new RedisKeys(keyPrefix);
         GrantInbox unheard = new GrantInbox(new RedisMessageListenerContainer(), false,
-                keys.inbox(UUID.randomUUID().toString()), true);
+                keys.inbox(UUID.randomUUID().toString()), () -> true);
         return new RedisLockStore(connectionFactory, keys, unheard,
                 Lease.checkedMillis(fenceRetention, "fenceRetention", false));
     }

@@ -21,7 +21,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 class RedisTransientErrorsTest {
 
     private final RedisLockStore store = new RedisLockStore(null, new RedisKeys("distlock"),
-            new GrantInbox(new RedisMessageListenerContainer(), false, "distlock:granted:test", true), 1000);
+            new GrantInbox(new RedisMessageListenerContainer(), false, "distlock:granted:test", () -> true), 1000);
 
     @ParameterizedTest
     @ValueSource(strings = {"TRYAGAIN Multiple keys request during rehashing of slot", "MOVED 3999 127.0.0.1:6381",

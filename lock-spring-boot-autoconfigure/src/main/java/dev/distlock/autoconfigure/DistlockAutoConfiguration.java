@@ -100,17 +100,29 @@ public final class DistlockAutoConfiguration {
             DistlockSettings.apply("key-prefix", properties.getKeyPrefix(), () -> builder.keyPrefix(
                     properties.getKeyPrefix()));
             DistlockSettings.withFenceRetention(builder::fenceRetention, properties);
-            DistlockProperties.Replication replication = properties.getReplication();
-            if (replication.getAcks() != 0) {
-                // the count's rules first, with a timeout that works, so that a refusal names the property at fault
-                DistlockSettings.apply("replication.acks", replication.getAcks(), () -> builder.replicaAcknowledgement(
-                        replication.getAcks(), Duration.ofSeconds(1)));
-                DistlockSettings.apply("replication.ack-timeout", replication.getAckTimeout(),
-                        () -> builder.replicaAcknowledgement(replication.getAcks(), replication.getAckTimeout()));
-            }
+            withReplicaAcknowledgement(builder, properties.getReplication());
             ConnectionAdvice.warnAbout(connectionFactory, properties);
             customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
             return builder.build();
+        }
+
+        /**
+         * {@code distlock.replication.*}: the replicas online (auto), a number of them, or none. The number's rules
+         * are checked first, with a timeout that works, so that a refusal names the property at fault.
+         */
+        private static void withReplicaAcknowledgement(RedisLockRegistry.Builder builder,
+                DistlockProperties.Replication replication) {
+            int replicas = DistlockSettings.apply("replication.acks", replication.getAcks(),
+                    replication::replicasToAcknowledge);
+            if (replicas < 0) {
+                DistlockSettings.apply("replication.ack-timeout", replication.getAckTimeout(),
+                        () -> builder.connectedReplicaAcknowledgement(replication.getAckTimeout()));
+                return;
+            }
+            DistlockSettings.apply("replication.acks", replication.getAcks(),
+                    () -> builder.replicaAcknowledgement(replicas, Duration.ofSeconds(1)));
+            DistlockSettings.apply("replication.ack-timeout", replication.getAckTimeout(),
+                    () -> builder.replicaAcknowledgement(replicas, replication.getAckTimeout()));
         }
     }
 
@@ -129,9 +141,10 @@ public final class DistlockAutoConfiguration {
         @ConditionalOnMissingBean(LockRegistry.class)
         RedlockLockRegistry lockRegistry(RedlockNodes nodes, DistlockProperties properties,
                 ObjectProvider<LockListener> listeners, Environment environment) {
-            if (properties.getReplication().getAcks() > 0) {
+            if (DistlockSettings.apply("replication.acks", properties.getReplication().getAcks(),
+                    properties.getReplication()::replicasToAcknowledge) > 0) {
                 throw DistlockSettings.invalid("replication.acks", properties.getReplication().getAcks(), "does not "
-                        + "apply to Redlock, whose servers are independent primaries: set it to 0, or use "
+                        + "apply to Redlock, whose servers are independent primaries: set it to auto or 0, or use "
                         + "distlock.store=redis");
             }
             RedlockLockRegistry.Builder builder = DistlockSettings.withSharedSettings(DistlockSettings.apply("redlock.nodes",

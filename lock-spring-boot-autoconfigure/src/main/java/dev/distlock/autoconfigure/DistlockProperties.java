@@ -213,23 +213,49 @@ public class DistlockProperties {
     /** Replica acknowledgement of lock writes. */
     public static class Replication {
 
-        /**
-         * How many replicas must acknowledge (Redis WAIT) an acquisition, hand-off or renewal before it counts;
-         * 0 (the default) for none. With 1 or more, a failover cannot forget a granted lock, nor a cut-off
-         * primary keep renewing one; a shortfall is retried within the wait, so locking stops (fails) while
-         * fewer replicas are up. Standalone with replicas and Sentinel only, not Redis Cluster.
-         */
-        private int acks;
+        static final String AUTO = "auto";
 
-        /** How long each WAIT waits for the replicas' acknowledgement (1ms to 10s), when distlock.replication.acks is set. */
+        /**
+         * Which replicas must acknowledge (Redis WAIT) an acquisition, hand-off or renewal before it counts: auto (the
+         * default) for the replicas the primary has online at the time (none on a server without replicas, so no
+         * cost there), a number for that many (locking fails while fewer are up), 0 for none. With acknowledgement a
+         * failover cannot forget a granted lock, nor a cut-off primary keep renewing one; a shortfall is retried
+         * within the wait. A number needs a standalone primary with replicas or Sentinel (not Redis Cluster, where
+         * auto waits for none).
+         */
+        private String acks = AUTO;
+
+        /** How long each WAIT waits for the replicas' acknowledgement (1ms to 10s), unless distlock.replication.acks is 0. */
         private Duration ackTimeout = Duration.ofMillis(50);
 
-        public int getAcks() {
+        public String getAcks() {
             return acks;
         }
 
-        public void setAcks(int acks) {
+        public void setAcks(String acks) {
             this.acks = acks;
+        }
+
+        /**
+         * The number of replicas {@link #getAcks()} names, or {@code -1} for {@code auto}.
+         *
+         * @throws IllegalArgumentException if it is neither {@code auto} nor a whole number, 0 or more
+         */
+        public int replicasToAcknowledge() {
+            String value = acks == null ? "" : acks.strip();
+            if (AUTO.equalsIgnoreCase(value)) {
+                return -1;
+            }
+            try {
+                int replicas = Integer.parseInt(value);
+                if (replicas >= 0) {
+                    return replicas;
+                }
+            } catch (NumberFormatException notANumber) {
+                // refused below
+            }
+            throw new IllegalArgumentException("must be auto (the replicas online at the time), 0 (off) or a number "
+                    + "of replicas");
         }
 
         public Duration getAckTimeout() {

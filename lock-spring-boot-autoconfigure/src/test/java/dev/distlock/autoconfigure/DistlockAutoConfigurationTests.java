@@ -233,7 +233,17 @@ class DistlockAutoConfigurationTests {
     void replicaAcknowledgementIsConfiguredFromPropertiesAndRefusedOnAClusterNamingTheProperty() {
         runner.withPropertyValues("distlock.replication.acks=1", "distlock.replication.ack-timeout=20ms")
                 .run(context -> assertThat(context).hasSingleBean(RedisLockRegistry.class));
-        assertStartupFails("distlock.replication.acks=-1", "distlock.replication.acks", "must be 0 (off)");
+        assertStartupFails("distlock.replication.acks=-1", "distlock.replication.acks", "must be auto");
+        assertStartupFails("distlock.replication.acks=all", "distlock.replication.acks", "0 (off) or a number");
+        runner.withPropertyValues("distlock.replication.acks=AUTO", "distlock.replication.ack-timeout=20ms")
+                .run(context -> assertThat(context).hasSingleBean(RedisLockRegistry.class));
+        runner.withPropertyValues("distlock.replication.acks=0", "distlock.replication.ack-timeout=0ms")
+                .run(context -> assertThat(context).as("no timeout without acknowledgement").hasNotFailed());
+        runner.withPropertyValues("distlock.replication.ack-timeout=11s").run(context ->
+                assertThat(context.getStartupFailure()).as("auto, the default, waits for the timeout").rootCause()
+                        .hasMessageContaining("distlock.replication.ack-timeout").hasMessageContaining("between 1ms and 10s"));
+        runner.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:1")
+                .run(context -> assertThat(context).as("auto on a cluster: none to wait for").hasNotFailed());
         runner.withPropertyValues("distlock.replication.acks=1", "distlock.replication.ack-timeout=0ms").run(context ->
                 assertThat(context.getStartupFailure()).rootCause()
                         .hasMessageContaining("distlock.replication.ack-timeout").hasMessageContaining("between 1ms and 10s"));

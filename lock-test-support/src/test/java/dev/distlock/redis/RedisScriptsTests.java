@@ -40,7 +40,7 @@ abstract class RedisScriptsTests {
     void connect() {
         factory = RedisConnections.lettuce(server(), Duration.ofSeconds(5));
         store = new RedisLockStore(factory, new RedisKeys("distlock"),
-                new GrantInbox(new RedisMessageListenerContainer(), false, "distlock:granted:test", true), RETENTION);
+                new GrantInbox(new RedisMessageListenerContainer(), false, "distlock:granted:test", () -> true), RETENTION);
     }
 
     @AfterEach
