@@ -142,11 +142,14 @@ public final class RedisLockRegistry extends StoreLockRegistry {
         /**
          * Makes acquisitions, hand-offs and renewals count only once the replicas the primary has online at the
          * time have acknowledged them, waiting up to {@code timeout} for them (the default, with 50ms). The
-         * replicas online are read from {@code INFO replication} every second: a replica counts while its link is
-         * up and it acknowledged within the last two seconds, so a server without replicas pays nothing (every
-         * call goes straight to Redis) and one whose replica stopped answering stops waiting for it within
-         * seconds. A write fewer of them acknowledged in time is a transient failure, tried again within the
-         * caller's wait, as with {@link #replicaAcknowledgement(int, Duration) a fixed number}. On Redis Cluster
+         * replicas online are read from {@code INFO replication} every second: a replica is online while its link
+         * is up and it acknowledged within the last two seconds, and the count is the most online in the last ten
+         * seconds' readings. So a server without replicas pays nothing (every call goes straight to Redis), a
+         * primary whose replica was just promoted away by a failover stops granting and renewing until it is
+         * demoted, and a replica that stopped answering or went away stops holding locking up after about twelve
+         * seconds (from then on a failover to it can forget the grants made since). A write fewer of them
+         * acknowledged in time is a transient failure, tried again within the caller's wait, as with
+         * {@link #replicaAcknowledgement(int, Duration) a fixed number}. On Redis Cluster
          * no replica acknowledges (its {@code WAIT} cannot be routed to a lock's primary). The Redis user needs
          * {@code +info}; without it no replica is waited for (logged once).
          *

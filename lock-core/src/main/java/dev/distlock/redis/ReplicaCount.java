@@ -1,5 +1,6 @@
 package dev.distlock.redis;
 
+import java.util.ArrayDeque;
 import java.util.Properties;
 import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -12,18 +13,21 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * How many replicas a lock write waits for ({@link ReplicaAcks}): the fixed number, none, or the replicas the
- * primary has online at the time. Those are read from {@code INFO replication}: a replica counts while its link
- * is online and it acknowledged the stream within the last {@value #MAX_LAG_SECONDS} seconds (replicas do every
- * second), so a replica that stopped answering stops holding locks up within seconds, not at the server's
- * {@code repl-timeout}. A reading is taken again once it is a second old and at once after a shortfall, on a
- * thread of this class's own (a caller of {@link #now()} never waits for it). On Redis Cluster there are none to
- * wait for: {@code WAIT} cannot reach the primary of a lock's slot there.
+ * primary has online at the time. Those are read from {@code INFO replication}: a replica is online while its link
+ * is up and it acknowledged the stream within the last {@value #MAX_LAG_SECONDS} seconds (replicas do every
+ * second). The count is the most replicas online in the readings of the last {@value #GRACE_SECONDS} seconds: a
+ * primary whose replica was just promoted away (a failover) sees it go at once, and must not go on granting and
+ * renewing locks unacknowledged before Sentinel demotes it; a replica that is gone for good stops holding locks up
+ * after that long, not at the server's {@code repl-timeout}. A reading is taken again once it is a second old and
+ * at once after a shortfall, on a thread of this class's own (a caller of {@link #now()} never waits for it). On
+ * Redis Cluster there are none to wait for: {@code WAIT} cannot reach the primary of a lock's slot there.
  */
 final class ReplicaCount implements AutoCloseable {
 
     /** Not read yet: whoever may block reads it ({@link #required()}). */
     static final int UNKNOWN = -1;
     static final int MAX_LAG_SECONDS = 2;
+    static final int GRACE_SECONDS = 10;
     private static final long READING_AGE_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final Logger log = LoggerFactory.getLogger(ReplicaCount.class);
 
@@ -39,6 +43,8 @@ final class ReplicaCount implements AutoCloseable {
                 thread.setDaemon(true);
                 return thread;
             });
+    /** The readings of the last {@value #GRACE_SECONDS} seconds, oldest first; read and written by one reading at a time. */
+    private final Readings readings = new Readings(TimeUnit.SECONDS.toNanos(GRACE_SECONDS));
     private volatile int online;
     private volatile long readAtNanos;
 
@@ -109,8 +115,9 @@ final class ReplicaCount implements AutoCloseable {
         }
     }
 
-    private void read() {
-        readAtNanos = System.nanoTime(); // a failing read is tried again a second later, not by every call
+    private synchronized void read() {
+        long now = System.nanoTime();
+        readAtNanos = now; // a failing read is tried again a second later, not by every call
         Properties replication;
         try (RedisConnection connection = redis.getConnection()) {
             replication = connection.serverCommands().info("replication");
@@ -126,7 +133,7 @@ final class ReplicaCount implements AutoCloseable {
             online = 0;
             return;
         }
-        online = online(replication);
+        online = readings.add(now, online(replication));
     }
 
     /**
@@ -146,6 +153,30 @@ final class ReplicaCount implements AutoCloseable {
             }
         }
         return count;
+    }
+
+    /** Counts read over a window of time, and the most of them. */
+    static final class Readings {
+
+        private final long windowNanos;
+        private final ArrayDeque<long[]> kept = new ArrayDeque<>();
+
+        Readings(long windowNanos) {
+            this.windowNanos = windowNanos;
+        }
+
+        /** Adds the count read at {@code nanos} and returns the most read within the window up to it. */
+        int add(long nanos, int count) {
+            while (!kept.isEmpty() && nanos - kept.peekFirst()[0] > windowNanos) {
+                kept.pollFirst();
+            }
+            kept.addLast(new long[] {nanos, count});
+            long most = 0;
+            for (long[] reading : kept) {
+                most = Math.max(most, reading[1]);
+            }
+            return (int) most;
+        }
     }
 
     @Override

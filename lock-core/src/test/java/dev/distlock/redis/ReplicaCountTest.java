@@ -33,6 +33,18 @@ class ReplicaCountTest {
     }
 
     @Test
+    void aReplicaThatWentAwayCountsForTheRestOfTheWindow() {
+        ReplicaCount.Readings readings = new ReplicaCount.Readings(10);
+
+        assertThat(readings.add(0, 2)).isEqualTo(2);
+        assertThat(readings.add(5, 0)).as("promoted away: still counted").isEqualTo(2);
+        assertThat(readings.add(10, 1)).isEqualTo(2);
+        assertThat(readings.add(11, 0)).as("the reading of 2 is past the window").isEqualTo(1);
+        assertThat(readings.add(21, 0)).isZero();
+        assertThat(readings.add(22, 3)).isEqualTo(3);
+    }
+
+    @Test
     void aFixedNumberOrNoneIsKnownWithoutAskingTheServer() {
         // no connection factory: asking the server would fail
         assertThat(new ReplicaCount(ReplicaAcks.of(2, Duration.ofMillis(50)), null).required()).isEqualTo(2);

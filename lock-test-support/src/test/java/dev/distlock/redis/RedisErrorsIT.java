@@ -57,7 +57,7 @@ class RedisErrorsIT {
     void aUserWithJustTheDocumentedRightsLocksWaitsAndHearsHandOffs() throws Exception {
         redis.server().command(("ACL SETUSER locks on >secret ~distlock:* &distlock:granted:* +evalsha +eval +fcall "
                 + "+function|load +exists +publish +subscribe +unsubscribe +ping +time +get +set +del +pexpire "
-                + "+pttl +type +lpop +rpush +lrem +hget +hset +hdel +hgetall").split(" "));
+                + "+pttl +type +lpop +rpush +lrem +hget +hset +hdel +hgetall +info +wait").split(" "));
         FencedLock holder = registry(factory("locks"), UnaryOperator.identity()).obtain("job");
         // polls every minute: only a notice can wake it in time
         RedisLockRegistry waiterRegistry = registry(factory("locks"), b -> b.maxPollInterval(Duration.ofMinutes(1)));

@@ -37,7 +37,6 @@ public final class Topology implements Contender, AutoCloseable {
     public static final String BASELINE = "single";
 
     private static final String KEY_PREFIX = "bench-topology";
-    private static final Duration ACK_TIMEOUT = Duration.ofMillis(50);
     private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
     private static final int REDLOCK_NODES = 3;
 
@@ -97,10 +96,10 @@ public final class Topology implements Contender, AutoCloseable {
             return info.contains("state=online") ? null : info;
         });
         RedisAddress address = new RedisAddress(primary.host(), primary.port());
-        return new Topology("acks", "`RedisLockRegistry` with `replicaAcknowledgement(1, 50ms)` (`WAIT 1 50` after "
-                + "every acquisition, hand-off and renewal) on a primary with one replica; counters are the primary's",
-                new RedisStats(primary.client()),
-                () -> redisClient(address, builder -> builder.replicaAcknowledgement(1, ACK_TIMEOUT)),
+        return new Topology("acks", "`RedisLockRegistry` with its default replica acknowledgement (`acks=auto`: the "
+                + "replica online, so `WAIT 1 50` after every acquisition, hand-off and renewal) on a primary with one "
+                + "replica; counters are the primary's",
+                new RedisStats(primary.client()), () -> redisClient(address, builder -> builder),
                 List.of(primary, replica));
     }
 

@@ -162,14 +162,30 @@ public final class RedisSentinelSet implements AutoCloseable {
 
     /**
      * {@code SENTINEL FAILOVER}: promotes the replica without agreement of the other sentinels (retried while Sentinel
-     * answers {@code INPROG} or {@code NOGOODSLAVE}), then waits (at most 30 s) until every running sentinel names it
-     * and it says it is a primary. The old primary is reconfigured by Sentinel later (see the class comment).
+     * answers {@code INPROG} or {@code NOGOODSLAVE}), then waits (at most 60 s) until every running sentinel names it
+     * and it says it is a primary. A failover that Sentinel gave up (its promotion took longer than the failover
+     * timeout, as happens on a loaded machine) is asked for again. The old primary is reconfigured by Sentinel later
+     * (see the class comment).
      *
      * @return the new primary
      */
     public RedisServer failover() {
         RedisServer next = replica();
         RedisServer sentinel = sentinels.stream().filter(RedisServer::isRunning).findFirst().orElseThrow();
+        requestFailover(sentinel);
+        String expected = next.host() + ":" + next.port();
+        Poll.until("sentinels agree on " + expected, HEALTH_TIMEOUT.multipliedBy(2), () -> {
+            String problem = promotionProblem(next);
+            // in this order: a failover that ends between the two looks has promoted the replica by then
+            if (problem != null && !failingOver(sentinel) && !isPrimary(next)) {
+                requestFailover(sentinel);
+            }
+            return problem;
+        });
+        return next;
+    }
+
+    private void requestFailover(RedisServer sentinel) {
         Poll.until("SENTINEL FAILOVER accepted", HEALTH_TIMEOUT, () -> {
             try {
                 sentinel.command("SENTINEL", "FAILOVER", masterName);
@@ -182,8 +198,14 @@ public final class RedisSentinelSet implements AutoCloseable {
                 throw e;
             }
         });
-        awaitPromoted(next);
-        return next;
+    }
+
+    private boolean failingOver(RedisServer sentinel) {
+        return String.valueOf(sentinel.command("SENTINEL", "MASTER", masterName)).contains("failover_in_progress");
+    }
+
+    private static boolean isPrimary(RedisServer node) {
+        return "master".equals(((List<?>) node.command("ROLE")).get(0));
     }
 
     /**
@@ -249,16 +271,19 @@ public final class RedisSentinelSet implements AutoCloseable {
 
     /** Waits until every running sentinel names {@code next} and it says it is a primary. */
     void awaitPromoted(RedisServer next) {
+        Poll.until("sentinels agree on " + next.host() + ":" + next.port(), HEALTH_TIMEOUT,
+                () -> promotionProblem(next));
+    }
+
+    /** What still keeps {@code next} from being the primary every running sentinel names; {@code null} if nothing. */
+    private String promotionProblem(RedisServer next) {
         String expected = next.host() + ":" + next.port();
-        Poll.until("sentinels agree on " + expected, HEALTH_TIMEOUT, () -> {
-            for (RedisServer sentinel : sentinels) {
-                if (sentinel.isRunning() && !primaryAddress(sentinel).equals(expected)) {
-                    return sentinel + " names " + primaryAddress(sentinel);
-                }
+        for (RedisServer sentinel : sentinels) {
+            if (sentinel.isRunning() && !primaryAddress(sentinel).equals(expected)) {
+                return sentinel + " names " + primaryAddress(sentinel);
             }
-            Object role = ((List<?>) next.command("ROLE")).get(0);
-            return "master".equals(role) ? null : next + " is still " + role;
-        });
+        }
+        return isPrimary(next) ? null : next + " is still " + ((List<?>) next.command("ROLE")).get(0);
     }
 
     /** Rewrites {@code node}'s configuration file to replicate {@code primary} from its next start. */
