@@ -67,7 +67,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
             Options (defaults in brackets):
               --parts scenarios,roundtrips,memory,jmh,async,topologies,cost,renewals   parts to run [all]
               --skip jmh,memory                         parts not to run [none]
-              --scenarios 1,2,3,4                       scenarios [all]
+              --scenarios 1,2,3,4,5                     scenarios [all]
               --contenders distlock,redisson,si-spin,si-pubsub,floor   contenders, run in this order [these]
                                                         (also distlock-fixed: a fixed lease, no watchdog)
               --topologies single,cluster,acks,redlock  topologies of distlock, run in this order [these]

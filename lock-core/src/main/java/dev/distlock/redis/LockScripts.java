@@ -24,6 +24,8 @@ final class LockScripts {
     static final Script LEAVE = load("leave.lua", "leave", ReturnType.MULTI, 3);
     static final Script RELEASE = load("release.lua", "release_lock", ReturnType.MULTI, 3);
     static final Script ABANDON = load("abandon.lua", "abandon", ReturnType.MULTI, 3);
+    /** Runs acquire.lua's function too: its text carries that file as well (the library has it already). */
+    static final Script PASS_ON = load("pass_on.lua", "pass_on", ReturnType.MULTI, 3, "acquire.lua");
     static final Script EXTEND = load("extend.lua", "extend", ReturnType.INTEGER, 1);
     /** Its number of keys varies: it is given its keys apart from its arguments ({@link ScriptArguments#renewAll}). */
     static final Script RENEW_ALL = load("renew_all.lua", "renew_all", ReturnType.MULTI, 0);
@@ -40,7 +42,7 @@ final class LockScripts {
      * Releases, renewals and leaving the queue may run when Redis is out of memory ({@code allow-oom}): they free
      * memory or keep a hold, as their scripts did.
      */
-    static final FunctionLibrary LIBRARY = FunctionLibrary.of(read("common.lua"), List.of(ACQUIRE),
+    static final FunctionLibrary LIBRARY = FunctionLibrary.of(read("common.lua"), List.of(ACQUIRE, PASS_ON),
             List.of(RELEASE, ABANDON, LEAVE, EXTEND, RENEW_ALL), List.of(REMAINING));
 
     private LockScripts() {
@@ -148,10 +150,17 @@ final class LockScripts {
     record Acknowledged<T>(T reply, int replicas) {
     }
 
-    /** The function {@code function} of {@code file}, preceded by the functions of {@code common.lua}. */
-    private static Script load(String file, String function, ReturnType returnType, int keyCount) {
+    /**
+     * The function {@code function} of {@code file}, preceded by the functions of {@code common.lua} and of the
+     * scripts {@code uses} (whose functions it calls).
+     */
+    private static Script load(String file, String function, ReturnType returnType, int keyCount, String... uses) {
         String body = read(file);
-        String text = read("common.lua") + body + "\nreturn " + function + "(KEYS, ARGV)\n";
+        StringBuilder preceding = new StringBuilder(read("common.lua"));
+        for (String used : uses) {
+            preceding.append(read(used)).append('\n');
+        }
+        String text = preceding + body + "\nreturn " + function + "(KEYS, ARGV)\n";
         return new Script(file, function, body, text.getBytes(StandardCharsets.UTF_8), RedisScript.of(text).getSha1(),
                 returnType, keyCount);
     }

@@ -2,6 +2,7 @@ package dev.distlock.redis;
 
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
+import dev.distlock.core.spi.PassOn;
 import dev.distlock.core.spi.Renewal;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -44,6 +45,13 @@ final class RedisAsyncLockStore implements AsyncLockStore {
     @Override
     public CompletionStage<Boolean> release(String name, String token) {
         return read(scripts.<List<?>>run(LockScripts.RELEASE, arguments.release(name, token)), replies::released);
+    }
+
+    @Override
+    public CompletionStage<PassOn> passOn(String name, String token, String next, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        return read(scripts.<List<?>>run(LockScripts.PASS_ON,
+                arguments.passOn(name, token, next, leaseMillis, queue, waiterTimeoutMillis)), replies::passedOn);
     }
 
     @Override

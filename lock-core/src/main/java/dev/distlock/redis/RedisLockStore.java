@@ -5,6 +5,7 @@ import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.HandOffNotices;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.PassOn;
 import dev.distlock.core.spi.Renewal;
 import dev.distlock.core.spi.StoreFailure;
 import java.util.List;
@@ -120,6 +121,22 @@ final class RedisLockStore implements LockStore {
             return NativeCalls.awaited(direct.release(name, token));
         }
         return replies.released(LockScripts.RELEASE.run(redis, arguments.release(name, token)));
+    }
+
+    /** In one call while no replica must acknowledge the next token's try (else its release, then its try). */
+    @Override
+    public PassOn passOn(String name, String token, String next, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        if (direct != null && replicas.required() == 0) {
+            return NativeCalls.awaited(direct.passOn(name, token, next, leaseMillis, queue, waiterTimeoutMillis));
+        }
+        return LockStore.super.passOn(name, token, next, leaseMillis, queue, waiterTimeoutMillis);
+    }
+
+    /** On Lettuce's asynchronous API (a shared connection), while no replica must acknowledge. */
+    @Override
+    public boolean passesOn() {
+        return direct != null && replicas.now() == 0;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.distlock.redis;
 
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
+import dev.distlock.core.spi.PassOn;
 import dev.distlock.core.spi.Renewal;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -47,6 +48,12 @@ final class ReplicatedAsyncStore implements AsyncLockStore {
     @Override
     public CompletionStage<Boolean> release(String name, String token) {
         return direct.release(name, token);
+    }
+
+    @Override
+    public CompletionStage<PassOn> passOn(String name, String token, String next, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        return writer().passOn(name, token, next, leaseMillis, queue, waiterTimeoutMillis);
     }
 
     @Override

@@ -44,6 +44,15 @@ final class ScriptArguments {
         return withQueue(name, bytes(token), number(leaseMillis));
     }
 
+    /** The keys and arguments of the script that releases a hold and tries for the next token (see acquire). */
+    byte[][] passOn(String name, String token, String next, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        return queue
+                ? withQueue(name, bytes(token), fenceRetentionMillis, bytes(next), number(leaseMillis),
+                        number(waiterTimeoutMillis), inboxChannel)
+                : withQueue(name, bytes(token), fenceRetentionMillis, bytes(next), number(leaseMillis));
+    }
+
     /** The keys and arguments of the release and abandon scripts. */
     byte[][] release(String name, String token) {
         return withQueue(name, bytes(token), fenceRetentionMillis);

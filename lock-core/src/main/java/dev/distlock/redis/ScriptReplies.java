@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.PassOn;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
 import java.nio.charset.StandardCharsets;
@@ -49,6 +50,11 @@ final class ScriptReplies {
         return ((Number) reply.get(0)).intValue() == 1
                 ? AcquireResult.acquired(value, serverMillis)
                 : AcquireResult.busy(leaseLeft(value), serverMillis);
+    }
+
+    /** Reads a hand-off in one call: {@code {release's reply, the try's reply}}. */
+    PassOn passedOn(List<?> reply) {
+        return new PassOn(released((List<?>) reply.get(0)), acquireResult((List<?>) reply.get(1)));
     }
 
     /** Reads a batch renewal's reply: 1 or 0 for each hold, in order. */

@@ -170,6 +170,29 @@ class RedisLockRegistryIT {
         }
     }
 
+    /**
+     * Threads of one registry on one name: each release hands the lock to the next thread with that thread's try in
+     * the same function call, so a lock costs about one call instead of a release and an acquire.
+     */
+    @Test
+    void eightThreadsOfOneRegistryOnOneNameHandTheLockOnInOneCallEach() throws Exception {
+        RedisLockRegistry registry = registry(Client.LETTUCE, b -> b);
+        registry.obtain("local").lock(); // loads the function library and reads the replicas online
+        registry.obtain("local").unlock();
+        redis.server().command("CONFIG", "RESETSTAT");
+        try (RespClient counterClient = redis.server().client()) {
+            MutualExclusionFuzzer.Result result = MutualExclusionFuzzer.run(List.of(registry), "local", 8, 200,
+                    new RedisCounter(counterClient), Duration.ofSeconds(100));
+
+            assertThat(result.actual()).isEqualTo(result.expected()).isEqualTo(1600);
+            assertThat(result.maxConcurrentHolders()).isEqualTo(1);
+            assertThat(result.fencingTokensIncreased()).isTrue();
+        }
+        long calls = commandCalls(redis.server(), "fcall") + commandCalls(redis.server(), "evalsha");
+        assertThat(calls).as("function calls for 1,600 locks, about one each (two without the hand-off in one call)")
+                .isLessThan(1600 * 5 / 4);
+    }
+
     @Test
     void withoutTheLockTheSameCounterLosesUpdates() throws Exception {
         try (RespClient client = redis.server().client()) {

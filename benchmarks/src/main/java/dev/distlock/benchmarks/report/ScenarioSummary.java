@@ -4,6 +4,7 @@ import dev.distlock.benchmarks.redis.RedisCounters;
 import dev.distlock.benchmarks.scenarios.Measurement;
 import dev.distlock.benchmarks.scenarios.Scenario;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.HdrHistogram.Histogram;
 
@@ -67,6 +68,14 @@ public record ScenarioSummary(Scenario scenario, String contender, List<Measurem
     /** Redis commands per lock+unlock, script internals included. */
     public double commandsPerOp() {
         return entries() == 0 ? 0 : redis().commands() / (double) entries();
+    }
+
+    /** Script calls ({@code FCALL}, {@code EVALSHA}, {@code EVAL}) per lock+unlock: round trips, for distlock. */
+    public double scriptCallsPerOp() {
+        Map<String, Long> calls = redis().calls();
+        long scripts = calls.getOrDefault("fcall", 0L) + calls.getOrDefault("evalsha", 0L)
+                + calls.getOrDefault("eval", 0L);
+        return entries() == 0 ? 0 : scripts / (double) entries();
     }
 
     /** Redis CPU microseconds per lock+unlock. */

@@ -3,7 +3,7 @@ package dev.distlock.benchmarks.scenarios;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
-/** The four workloads of the comparison, numbered as in the issue and in the report. */
+/** The workloads of the comparison, numbered as in the issues and in the report. */
 public enum Scenario {
 
     /** One thread locks and unlocks its own key: the cost of the lock itself. */
@@ -22,7 +22,13 @@ public enum Scenario {
      * Four clients on one key, each holding it 2 ms and resting 2 ms outside it: the lock stays busy only if a
      * waiter is woken promptly; ideal 500 locks/s.
      */
-    HAND_OFF(4, "hand-off: 4 clients on one key, hold 2 ms, rest 2 ms outside", true);
+    HAND_OFF(4, "hand-off: 4 clients on one key, hold 2 ms, rest 2 ms outside", true),
+
+    /**
+     * Threads on one key sharing one client, as the threads of one application contending for one lock would: every
+     * lock is a hand-off within the process.
+     */
+    LOCAL_HAND_OFF(5, "%d threads on one key sharing one client (hand-offs within one process)", true);
 
     private static final long HAND_OFF_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
@@ -36,7 +42,7 @@ public enum Scenario {
         this.contended = contended;
     }
 
-    /** The scenario's number, 1 to 4. */
+    /** The scenario's number, 1 to 5. */
     public int number() {
         return number;
     }
@@ -54,7 +60,7 @@ public enum Scenario {
     /**
      * What the threads do.
      *
-     * @param threads the thread count of scenarios 2 and 3 (8 in the issue); scenarios 1 and 4 have fixed counts
+     * @param threads the thread count of scenarios 2, 3 and 5 (8 in the issues); scenarios 1 and 4 have fixed counts
      */
     public Workload workload(int threads) {
         return switch (this) {
@@ -62,6 +68,7 @@ public enum Scenario {
             case DISTINCT_KEYS -> new Workload(threads, false, false, 0, 0);
             case ONE_KEY -> new Workload(threads, true, true, 0, 0);
             case HAND_OFF -> new Workload(4, true, true, HAND_OFF_PAUSE_NANOS, HAND_OFF_PAUSE_NANOS);
+            case LOCAL_HAND_OFF -> new Workload(threads, false, true, 0, 0);
         };
     }
 
@@ -72,6 +79,6 @@ public enum Scenario {
      */
     public static Scenario of(int number) {
         return Arrays.stream(values()).filter(s -> s.number == number).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no scenario " + number + "; they are 1 to 4"));
+                .orElseThrow(() -> new IllegalArgumentException("no scenario " + number + "; they are 1 to " + values().length));
     }
 }

@@ -46,6 +46,13 @@ public interface AsyncLockStore {
     /** {@link LockStore#release}, sent. */
     CompletionStage<Boolean> release(String name, String token);
 
+    /** {@link LockStore#passOn}, sent; the default sends the release, then the try. */
+    default CompletionStage<PassOn> passOn(String name, String token, String next, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        return release(name, token).thenCompose(released -> tryAcquire(name, next, leaseMillis, queue,
+                waiterTimeoutMillis).thenApply(answer -> new PassOn(released, answer)));
+    }
+
     /** {@link LockStore#abandon}, sent. */
     CompletionStage<Void> abandon(String name, String token);
 

@@ -40,6 +40,12 @@ final class ExecutorAsyncStore implements AsyncLockStore {
     }
 
     @Override
+    public CompletableFuture<PassOn> passOn(String name, String token, String next, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        return onPool(() -> store.passOn(name, token, next, leaseMillis, queue, waiterTimeoutMillis));
+    }
+
+    @Override
     public CompletableFuture<Void> abandon(String name, String token) {
         return onPool(() -> {
             store.abandon(name, token);

@@ -58,6 +58,30 @@ public interface LockStore extends AutoCloseable {
     boolean release(String name, String token);
 
     /**
+     * {@link #release} of {@code token}'s hold, then {@link #tryAcquire} for {@code next}, as one step where the store
+     * can ({@link #passesOn()}): how the engine hands a lock to the next caller of its own waiting for the name,
+     * in one call rather than two. Each part means what its method means; a store whose queue holds waiters of other
+     * processes lets them go first, as its release would. The default makes the two calls.
+     *
+     * @param token the releasing hold's owner token
+     * @param next the next caller's token, which tries with {@code leaseMillis}, {@code queue} and
+     *        {@code waiterTimeoutMillis} as in {@link #tryAcquire}
+     */
+    default PassOn passOn(String name, String token, String next, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        boolean released = release(name, token);
+        return new PassOn(released, tryAcquire(name, next, leaseMillis, queue, waiterTimeoutMillis));
+    }
+
+    /**
+     * Whether {@link #passOn} is one call to the backend, asked at each release: only then does the engine hand a
+     * lock to its next local caller through it. False by default.
+     */
+    default boolean passesOn() {
+        return false;
+    }
+
+    /**
      * Takes {@code token} out of the queue and releases the lock if it is held under {@code token}: the
      * clean-up of an acquisition whose outcome is unknown (failed, timed out, interrupted).
      */

@@ -4,6 +4,7 @@ import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
@@ -21,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * background ({@link Cleanup}) and never used again; an uninterruptible {@code lock()} then starts over with a new
  * token. Store calls run with the interrupt flag cleared, so an interrupt breaks a wait, never a command in flight.
  */
-final class Acquisition extends StepMachine implements StepRunners.Awaited {
+final class Acquisition extends StepMachine implements StepRunners.Awaited, NameGate.Caller {
 
     private final StoreLockRegistry registry;
     private final LockStore store;
@@ -33,6 +34,8 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited {
     private final GatePass gate;
     private final TryFailures failures;
     private final CallEvents events;
+    /** The token of the first try, made up front so that a predecessor handing over the gate can send that try. */
+    private final String firstToken;
 
     // written by steps only, which run one at a time
     private Attempt attempt;
@@ -40,6 +43,8 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited {
     private boolean noticeMissed;
     /** Whether the last answer came after the wait: the attempt is cleaned up in the background. */
     private boolean late;
+    /** Whether the first attempt ended without the lock and another began: it has a token of its own. */
+    private boolean restarted;
 
     /**
      * @param waitNanos how long to wait; 0 for one try, {@link Long#MAX_VALUE} for no limit
@@ -57,7 +62,8 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited {
         this.time = new WaitTimers(registry.timer(), waitNanos);
         this.waits = time.waits();
         this.async = async;
-        this.gate = new GatePass(request.state().gate);
+        this.firstToken = registry.newToken();
+        this.gate = new GatePass(request.state().gate, this, registry.cleanup(), name);
         this.events = new CallEvents(registry.listeners(), request, time);
         this.failures = new TryFailures(name, store, interruptible, events);
     }
@@ -99,20 +105,61 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited {
 
     // --- steps ---
 
-    /** The gate let this call in (or the registry closed): the first try. */
+    @Override
+    public String firstToken() {
+        return firstToken;
+    }
+
+    @Override
+    public long leaseMillis() {
+        return request.leaseMillis();
+    }
+
+    @Override
+    public boolean queues() {
+        return waits;
+    }
+
+    /**
+     * The gate let this call in (or the registry closed): the first try, or its answer if the predecessor sent it with
+     * its release.
+     */
     private void entered() throws InterruptedException {
         gate.entered();
-        newAttempt();
+        NameGate.PassedTry passed = gate.passed();
+        if (passed == null) {
+            newAttempt();
+            return;
+        }
+        try {
+            admit();
+        } catch (RuntimeException closed) {
+            gate.abandonUnused(passed);
+            throw closed;
+        }
+        Attempt current = new Attempt(registry, request, firstToken, waits ? this::noticeArrived : null, async);
+        attempt = current;
+        current.sending();
+        // it hears notices only from now on: should the try have queued it, a hand-off since would go unheard, so a
+        // busy answer is followed by another try at once
+        noticeMissed = waits;
+        awaitTry(current, passed.answer(), passed.sentNanos(), waits);
     }
 
     private void newAttempt() throws InterruptedException {
+        admit();
+        String token = restarted ? registry.newToken() : firstToken;
+        attempt = new Attempt(registry, request, token, waits ? this::noticeArrived : null, async);
+        tryStore(waits);
+    }
+
+    /** A waiting call counts among the registry's waiters (or finds it closed); a single try checks it is open. */
+    private void admit() {
         if (waits) {
             registry.waiters().admit(this, registry, name);
         } else {
             registry.checkOpen(name);
         }
-        attempt = new Attempt(registry, request, registry.newToken(), waits ? this::noticeArrived : null, async);
-        tryStore(waits);
     }
 
     /** A hand-off notice: wakes a sleeping attempt now, or one whose try is in flight once it is answered. */
@@ -133,7 +180,13 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited {
         }
         Attempt current = attempt;
         long sent = current.sending();
-        afterReply(current.send(queue), (answer, failure) -> {
+        awaitTry(current, current.send(queue), sent, queue);
+    }
+
+    /** The answer to a try of {@code current}'s, sent at {@code sent}: handled, or a failure classified. */
+    private void awaitTry(Attempt current, CompletionStage<AcquireResult> answered, long sent, boolean queue)
+            throws InterruptedException {
+        afterReply(answered, (answer, failure) -> {
             if (failure != null) {
                 current.noAnswer();
                 throw failures.classified(failure, remainingNanos());
@@ -217,6 +270,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited {
     /** A transient error, an interrupt that broke a command of lock(), or a reply too late: go on with a new token. */
     @Override
     void restart() {
+        restarted = true;
         endAttempt(false);
         time.after(failures.takePause(), () -> submit(this::newAttempt));
     }

@@ -115,6 +115,11 @@ final class Hold extends TrustedLease {
         return PHASE.compareAndSet(this, Phase.HELD, Phase.ENDED);
     }
 
+    /** The hold no longer gives its gate back: {@link LocalHandOff} hands it on. */
+    void handOnGate() {
+        OWNS_GATE.setVolatile(this, false);
+    }
+
     /** Lets the next thread of this registry at the name; only the first call does. */
     void giveBackGate() {
         if (OWNS_GATE.compareAndSet(this, true, false)) {

@@ -27,10 +27,13 @@ final class HoldLifecycle {
     private final Watchdog watchdog;
     private final Cleanup cleanup;
     private final BackgroundThreads threads;
+    /** The store's waiter timeout, for the next caller's try sent with a release ({@link LocalHandOff}). */
+    private final long waiterTimeoutMillis;
 
     HoldLifecycle(LockStore store, AsyncLockStore sends, NameTable names, Listeners listeners,
-            BackgroundThreads threads) {
+            BackgroundThreads threads, long waiterTimeoutMillis) {
         this.store = store;
+        this.waiterTimeoutMillis = waiterTimeoutMillis;
         this.sends = sends;
         this.names = names;
         this.listeners = listeners;
@@ -61,27 +64,30 @@ final class HoldLifecycle {
     }
 
     /**
-     * Ends the hold: locally at once (no renewal runs from now on, the next local waiter may go), and in the
-     * backend by a release or, for a positive {@code delayMillis}, by leaving the lock to expire after that
-     * long.
+     * Ends the hold: locally at once (no renewal runs from now on), and in the backend by a release or, for a
+     * positive {@code delayMillis}, by leaving the lock to expire after that long. The next local waiter goes then;
+     * where the store can, its first try goes with the release, in one call ({@link LocalHandOff}).
      *
      * @throws LockLostException if the hold was lost (before, or as the release found)
      * @throws LockBackendException if the backend failed; a release is then retried in the background
      */
     void release(Hold hold, long delayMillis) {
+        LocalHandOff handOff = null;
         try {
             ending(hold);
+            handOff = delayMillis > 0 ? null : LocalHandOff.take(hold, store, waiterTimeoutMillis);
             boolean released;
             try {
-                released = StoreCalls.retriedWhileRefused(store, () -> delayMillis > 0
-                        ? store.extend(hold.name, hold.token, delayMillis)
-                        : store.release(hold.name, hold.token));
+                released = handOff != null ? handOff.release(store, hold)
+                        : StoreCalls.retriedWhileRefused(store, () -> delayMillis > 0
+                                ? store.extend(hold.name, hold.token, delayMillis)
+                                : store.release(hold.name, hold.token));
             } catch (RuntimeException failure) {
                 throw releaseFailed(hold, delayMillis, failure);
             }
             released(hold, released);
         } finally {
-            ended(hold);
+            ended(hold, handOff);
         }
     }
 
@@ -93,12 +99,30 @@ final class HoldLifecycle {
         try {
             ending(hold);
         } catch (RuntimeException lost) {
-            ended(hold);
+            ended(hold, null);
             return CompletableFuture.failedFuture(lost);
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
-        sendRelease(hold, delayMillis, 1, done);
+        LocalHandOff handOff = delayMillis > 0 ? null : LocalHandOff.take(hold, store, waiterTimeoutMillis);
+        if (handOff != null) {
+            sendHandOff(hold, handOff, done);
+        } else {
+            sendRelease(hold, delayMillis, 1, done);
+        }
         return done;
+    }
+
+    /** Sends the release with the next caller's try; a refused call is sent again as a plain release. */
+    private void sendHandOff(Hold hold, LocalHandOff handOff, CompletableFuture<Void> done) {
+        handOff.send(sends, hold).whenComplete((passed, failure) -> threads.afterAnswer(() -> {
+            Throwable cause = StoreCalls.unwrapped(failure);
+            if (cause instanceof RuntimeException refused && store.classify(refused) == StoreFailure.REFUSED) {
+                handOff.letIn(); // its try was refused too: it tries again by itself
+                sendRelease(hold, 0, 1, done);
+                return;
+            }
+            answered(hold, cause == null && passed.released(), cause, 0, handOff, done);
+        }));
     }
 
     /** Sends a release, again (up to three times) while the store refuses it without running it. */
@@ -112,19 +136,25 @@ final class HoldLifecycle {
                     && retryLater(() -> sendRelease(hold, delayMillis, attempt + 1, done), attempt)) {
                 return;
             }
-            try {
-                if (cause != null) {
-                    throw releaseFailed(hold, delayMillis, cause);
-                }
-                released(hold, released);
-            } catch (RuntimeException failed) {
-                ended(hold); // before the caller hears of it: its next acquisition of the name must find the gate free
-                done.completeExceptionally(failed);
-                return;
-            }
-            ended(hold);
-            done.complete(null);
+            answered(hold, released != null && released, cause, delayMillis, null, done);
         }));
+    }
+
+    /** A release's answer (or {@code failure}) dealt with, then the hold's end: before {@code done} completes. */
+    private void answered(Hold hold, boolean released, Throwable failure, long delayMillis, LocalHandOff handOff,
+            CompletableFuture<Void> done) {
+        try {
+            if (failure != null) {
+                throw releaseFailed(hold, delayMillis, failure);
+            }
+            released(hold, released);
+        } catch (RuntimeException failed) {
+            ended(hold, handOff); // before the caller hears of it: its next acquisition of the name must find the gate free
+            done.completeExceptionally(failed);
+            return;
+        }
+        ended(hold, handOff);
+        done.complete(null);
     }
 
     private boolean retryLater(Runnable retry, int attempt) {
@@ -174,9 +204,16 @@ final class HoldLifecycle {
                 + "with its lease at the latest)", failure);
     }
 
-    /** After the release, whatever its outcome: the next local waiter may go, and the name's state lets go of it. */
-    private void ended(Hold hold) {
-        hold.giveBackGate();
+    /**
+     * After the release, whatever its outcome: the next local waiter may go (the one {@code handOff} passed the lock
+     * to, if any), and the name's state lets go of it.
+     */
+    private void ended(Hold hold, LocalHandOff handOff) {
+        if (handOff != null) {
+            handOff.letIn();
+        } else {
+            hold.giveBackGate();
+        }
         hold.state.remove(hold);
         names.release(hold.state, hold.name);
     }

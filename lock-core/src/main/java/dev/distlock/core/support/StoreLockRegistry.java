@@ -65,7 +65,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         AsyncLockStore own = store.async();
         this.sends = own != null ? own : AsyncLockStore.on(store, threads.calls());
         this.callerSends = AsyncLockStore.onCallingThread(store);
-        this.holds = new HoldLifecycle(store, sends, names, listeners, threads);
+        this.holds = new HoldLifecycle(store, sends, names, listeners, threads, waiterTimeoutMillis());
         this.leases = new HoldLeases(store, sends, holds);
         this.presence = new Presence(store, threads, tokens.instance(), settings.applicationName());
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.PassOn;
 import dev.distlock.core.spi.Renewal;
 import java.time.Duration;
 import java.util.List;
@@ -167,6 +168,55 @@ public abstract class LockStoreContract {
                 WAITER_TIMEOUT);
         assertThat(store.release("job", "A")).as("the handing release run again").isTrue();
         assertThat(store.inspect("job").ownerToken()).isEqualTo("W1");
+    }
+
+    @Test
+    void passingOnReleasesAndGivesTheLockToTheNextTokenWithALargerFencingToken() {
+        long first = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
+
+        PassOn passed = store.passOn("job", "A", "B", LEASE, true, WAITER_TIMEOUT);
+
+        assertThat(passed.released()).isTrue();
+        assertThat(passed.next().acquired()).isTrue();
+        assertThat(passed.next().fencingToken()).isGreaterThan(first);
+        assertThat(store.inspect("job").ownerToken()).isEqualTo("B");
+        assertThat(store.remainingLeaseMillis("job", "B")).isGreaterThan(WAITER_TIMEOUT);
+        assertThat(store.release("job", "A")).as("the passing release run again").isTrue();
+        assertThat(store.inspect("job").ownerToken()).isEqualTo("B");
+        assertThat(store.release("job", "B")).isTrue();
+        assertThat(store.isLocked("job")).isFalse();
+    }
+
+    /** Waiters of other processes, queued in the store, go first: the next token queues behind them. */
+    @Test
+    void passingOnWithWaitersQueuedHandsTheLockToTheFirstOfThemAndQueuesTheNextToken() {
+        store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
+        store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
+
+        PassOn passed = store.passOn("job", "A", "B", LEASE, true, WAITER_TIMEOUT);
+
+        assertThat(passed.released()).isTrue();
+        assertThat(passed.next().acquired()).as("behind the queued waiter").isFalse();
+        assertThat(store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT).acquired()).isTrue();
+        assertThat(store.inspect("job").waiting()).as("the next token, queued").isEqualTo(1);
+        store.release("job", "W");
+        assertThat(store.tryAcquire("job", "B", LEASE, true, WAITER_TIMEOUT).acquired()).isTrue();
+    }
+
+    /** A hold that was lost is no release; the next token still tries, as {@code tryAcquire} would. */
+    @Test
+    void passingOnALostHoldReportsItAndTheNextTokenStillTries() {
+        store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
+        store.abandon("job", "A");
+        store.tryAcquire("job", "C", LEASE, false, WAITER_TIMEOUT);
+
+        PassOn passed = store.passOn("job", "A", "B", LEASE, false, WAITER_TIMEOUT);
+
+        assertThat(passed.released()).isTrue(); // A's release ran before (abandon): a release run again
+        assertThat(passed.next().acquired()).isFalse();
+        assertThat(store.inspect("job").ownerToken()).isEqualTo("C");
+        assertThat(store.passOn("job", "X", "Y", LEASE, false, WAITER_TIMEOUT).released())
+                .as("a token that never held").isFalse();
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.PassOn;
 import dev.distlock.core.spi.Renewal;
 import dev.distlock.core.spi.StoreFailure;
 import dev.distlock.memory.InMemoryLockStore;
@@ -39,13 +40,14 @@ import java.util.function.Supplier;
 public final class ScriptedLockStore implements LockStore {
 
     /** The store operations. */
-    public enum Op { ACQUIRE, LEAVE, RELEASE, ABANDON, EXTEND, REMAINING, IS_LOCKED }
+    public enum Op { ACQUIRE, LEAVE, RELEASE, ABANDON, EXTEND, REMAINING, IS_LOCKED, PASS_ON }
 
 
     private final InMemoryLockStore backend;
     private final List<ScriptedCall> armed = new CopyOnWriteArrayList<>();
     private final List<Recorded> calls = new CopyOnWriteArrayList<>();
     private volatile boolean noticesHeld;
+    private volatile boolean passesOn;
     /** The sizes of the renewal batches, once batches are on; else {@code null}. */
     private volatile List<Integer> batches;
     /** The client's own threads, when tries and releases are answered asynchronously; else {@code null}. */
@@ -110,6 +112,15 @@ public final class ScriptedLockStore implements LockStore {
         batches = new CopyOnWriteArrayList<>();
     }
 
+    /**
+     * Makes this store pass a lock on in one call, as the Redis store does ({@link #passesOn()}): a release with the
+     * next local caller's try is one scriptable {@link Op#PASS_ON}, recorded under the releasing token. Call it before
+     * making registries on the store.
+     */
+    public void passInOneCall() {
+        passesOn = true;
+    }
+
     /** The sizes of the renewal batches so far, in order; empty unless {@link #renewInBatches()} was called. */
     public List<Integer> renewalBatches() {
         List<Integer> sizes = batches;
@@ -168,6 +179,18 @@ public final class ScriptedLockStore implements LockStore {
     @Override
     public boolean release(String name, String token) {
         return call(Op.RELEASE, name, token, () -> backend.release(name, token));
+    }
+
+    @Override
+    public PassOn passOn(String name, String token, String next, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        return call(Op.PASS_ON, name, token, () -> new PassOn(backend.release(name, token),
+                backend.tryAcquire(name, next, leaseMillis, queue, waiterTimeoutMillis)));
+    }
+
+    @Override
+    public boolean passesOn() {
+        return passesOn;
     }
 
     @Override
