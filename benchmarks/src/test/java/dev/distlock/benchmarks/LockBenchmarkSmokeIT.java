@@ -78,7 +78,7 @@ class LockBenchmarkSmokeIT {
             assertThat(report).contains("### Scenario " + scenario.number() + ":");
         }
         assertThat(report).contains("### Targets (distlock)", "### Round trips", "### Annotation layer",
-                "### Memory", "### Non-blocking callers", "### Java-side cost", "held in all 20 measurements", "### Watchdog renewals",
+                "### Memory", "### Non-blocking callers", "### Java-side cost", "held in all " + Scenario.values().length * Contenders.NAMES.size() + " measurements", "### Watchdog renewals",
                 "### Topologies");
     }
 

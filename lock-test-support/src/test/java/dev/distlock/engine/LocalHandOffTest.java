@@ -35,16 +35,11 @@ class LocalHandOffTest extends ScriptedStoreTest {
 
     @Test
     void aReleaseWithACallerWaitingAtTheNameHandsItTheLockInOneCall() throws Exception {
-        ScriptedLockRegistry registry = registries.process(events);
-        FencedLock first = registry.obtain("job");
-        first.lock();
-        long firstToken = first.fencingToken();
-        Background<Long> next = lockAndUnlock(registry);
-        awaitBlocked(next);
+        HeldWithNextWaiting held = heldWithNextWaiting();
 
-        first.unlock();
+        held.first().unlock();
 
-        assertThat(next.get()).as("the next caller's fencing token").isGreaterThan(firstToken);
+        assertThat(held.next().get()).as("the next caller's fencing token").isGreaterThan(held.firstToken());
         assertThat(store.calls(Op.PASS_ON, "job")).isEqualTo(1);
         assertThat(store.calls(Op.ACQUIRE, "job")).as("tries: the next caller's went with the release").isEqualTo(1);
         assertThat(store.calls(Op.RELEASE, "job")).as("the next caller's own release, nobody waiting").isEqualTo(1);
@@ -53,32 +48,23 @@ class LocalHandOffTest extends ScriptedStoreTest {
 
     @Test
     void aHandOffWhoseReplyIsLostFailsTheReleaseButTheNextCallerStillGetsTheLockAndNothingIsLeft() throws Exception {
-        ScriptedLockRegistry registry = registries.process(events);
-        FencedLock first = registry.obtain("job");
-        first.lock();
-        long firstToken = first.fencingToken();
-        Background<Long> next = lockAndUnlock(registry);
-        awaitBlocked(next);
+        HeldWithNextWaiting held = heldWithNextWaiting();
         store.next(Op.PASS_ON, "job").loseReply(new CommandTimeout("no reply"));
 
-        assertThatThrownBy(first::unlock).isInstanceOf(LockBackendException.class);
+        assertThatThrownBy(held.first()::unlock).isInstanceOf(LockBackendException.class);
 
-        assertThat(next.get()).as("the next caller, with a token of its own").isGreaterThan(firstToken);
+        assertThat(held.next().get()).as("the next caller, with a token of its own").isGreaterThan(held.firstToken());
         awaitUntil(() -> !store.backend().isLocked("job") && store.backend().waitersQueued("job") == 0);
     }
 
     @Test
     void aRefusedHandOffIsSentAgain() throws Exception {
-        ScriptedLockRegistry registry = registries.process(events);
-        FencedLock first = registry.obtain("job");
-        first.lock();
-        Background<Long> next = lockAndUnlock(registry);
-        awaitBlocked(next);
+        HeldWithNextWaiting held = heldWithNextWaiting();
         store.next(Op.PASS_ON, "job").fail(new TransientFailure("TRYAGAIN"));
 
-        first.unlock();
+        held.first().unlock();
 
-        assertThat(next.get()).isGreaterThan(0);
+        assertThat(held.next().get()).isGreaterThan(held.firstToken());
         assertThat(store.calls(Op.PASS_ON, "job")).isEqualTo(2);
         assertThat(store.backend().isLocked("job")).isFalse();
     }
@@ -139,8 +125,16 @@ class LocalHandOffTest extends ScriptedStoreTest {
         assertThat(store.backend().isLocked("job")).isFalse();
     }
 
-    private static Background<Long> lockAndUnlock(ScriptedLockRegistry registry) {
-        return new Background<>("next", () -> {
+    /** The first caller's hold, and the next caller (another thread of its registry) waiting at the name's gate. */
+    private record HeldWithNextWaiting(FencedLock first, long firstToken, Background<Long> next) {
+    }
+
+    /** The main thread holds "job"; another thread of the same registry waits for it, to lock, then unlock. */
+    private HeldWithNextWaiting heldWithNextWaiting() {
+        ScriptedLockRegistry registry = registries.process(events);
+        FencedLock first = registry.obtain("job");
+        first.lock();
+        Background<Long> next = new Background<>("next", () -> {
             FencedLock lock = registry.obtain("job");
             lock.lock();
             try {
@@ -149,6 +143,8 @@ class LocalHandOffTest extends ScriptedStoreTest {
                 lock.unlock();
             }
         });
+        awaitBlocked(next);
+        return new HeldWithNextWaiting(first, first.fencingToken(), next);
     }
 
     /** Waits until the background work is parked: at the name's gate, behind the holder. */

@@ -14,13 +14,12 @@ import dev.distlock.test.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Replica acknowledgement by default: a registry built with no setting waits for the replicas its primary has online
@@ -33,6 +32,7 @@ class ConnectedReplicaAcknowledgementIT {
 
     private static final int ACQUISITIONS = 20;
 
+    private static PrimaryAndReplica servers;
     private static RedisServer primary;
     private static RedisServer replica;
     private static RedisServer alone;
@@ -42,22 +42,16 @@ class ConnectedReplicaAcknowledgementIT {
 
     @BeforeAll
     static void startServers() {
-        primary = RedisServer.start();
-        replica = RedisServer.builder().args("--replicaof", primary.host(), String.valueOf(primary.port())).start();
+        servers = PrimaryAndReplica.start();
+        primary = servers.primary;
+        replica = servers.replica;
         alone = RedisServer.start();
-        awaitReplicaOnline();
-    }
-
-    private static void awaitReplicaOnline() {
-        Poll.until("replica online", Duration.ofSeconds(30), () -> {
-            String replication = (String) primary.command("INFO", "replication");
-            return replication.contains("state=online") && replication.contains("lag=0") ? null : replication;
-        });
     }
 
     @AfterAll
     static void stop() {
-        RedisServer.killAll(List.of(replica, primary, alone));
+        servers.close();
+        RedisServer.killAll(List.of(alone));
     }
 
     @Test
@@ -127,7 +121,7 @@ class ConnectedReplicaAcknowledgementIT {
         try {
             assertThatThrownBy(() -> lock.tryLock(Duration.ofMillis(300))).isInstanceOf(LockBackendException.class)
                     .hasMessageContaining("NOREPLICAS").hasMessageContaining("replicas online");
-            assertThat(isFree(primary.command("GET", registry.keyOf("job")))).as("the unacknowledged hold, undone")
+            assertThat(PrimaryAndReplica.isFree(primary.command("GET", registry.keyOf("job")))).as("the unacknowledged hold, undone")
                     .isTrue();
 
             long frozenAt = System.nanoTime();
@@ -139,7 +133,7 @@ class ConnectedReplicaAcknowledgementIT {
         } finally {
             replica.resume();
         }
-        awaitReplicaOnline();
+        servers.awaitReplicaOnline();
 
         Poll.until("acquisitions acknowledged again", Duration.ofSeconds(15), () -> {
             long waitsBefore = waits(primary);
@@ -150,24 +144,12 @@ class ConnectedReplicaAcknowledgementIT {
     }
 
     private RedisLockRegistry registry(RedisServer server) {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(server.host(), server.port()));
-        factory.afterPropertiesSet();
-        factory.start();
-        closeables.push(factory::destroy);
-        RedisLockRegistry registry = RedisLockRegistry.builder(factory).build();
-        closeables.push(registry);
-        return registry;
+        return PrimaryAndReplica.registry(closeables, server, UnaryOperator.identity());
     }
 
     /** How many {@code WAIT}s the server has run. */
     private static long waits(RedisServer server) {
         String calls = RedisInfo.parse(server.command("INFO", "commandstats")).get("cmdstat_wait");
         return calls == null ? 0 : Long.parseLong(calls.substring(calls.indexOf("calls=") + 6, calls.indexOf(',')));
-    }
-
-    /** Whether a lock key's value (from {@code GET}) is no hold: gone, or freed (kept with its last token). */
-    private static boolean isFree(Object value) {
-        return value == null || ((String) value).startsWith("~ ");
     }
 }

@@ -7,19 +7,15 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.test.CloseAfterEach;
-import dev.distlock.test.Poll;
 import dev.distlock.test.RedisInfo;
 import dev.distlock.test.RedisServer;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Replica acknowledgement on a primary with one replica, through a Lettuce factory without a pool (Boot's
@@ -32,6 +28,7 @@ class ReplicaAcknowledgementIT {
     private static final Duration ACK_TIMEOUT = Duration.ofMillis(200);
     private static final int ACQUISITIONS = 100;
 
+    private static PrimaryAndReplica servers;
     private static RedisServer primary;
     private static RedisServer replica;
 
@@ -40,21 +37,14 @@ class ReplicaAcknowledgementIT {
 
     @BeforeAll
     static void startPrimaryWithReplica() {
-        primary = RedisServer.start();
-        replica = RedisServer.builder().args("--replicaof", primary.host(), String.valueOf(primary.port())).start();
-        awaitReplicaInSync();
-    }
-
-    private static void awaitReplicaInSync() {
-        Poll.until("replica in sync", Duration.ofSeconds(30), () -> {
-            String replication = (String) primary.command("INFO", "replication");
-            return replication.contains("state=online") ? null : replication;
-        });
+        servers = PrimaryAndReplica.start();
+        primary = servers.primary;
+        replica = servers.replica;
     }
 
     @AfterAll
     static void stop() {
-        RedisServer.killAll(List.of(replica, primary));
+        servers.close();
     }
 
     @Test
@@ -106,12 +96,12 @@ class ReplicaAcknowledgementIT {
         try {
             assertThatThrownBy(() -> lock.tryLock(Duration.ofMillis(300))).isInstanceOf(LockBackendException.class)
                     .hasMessageContaining("NOREPLICAS");
-            assertThat(isFree(primary.command("GET", registry.keyOf("job")))).as("the unacknowledged hold, undone")
+            assertThat(PrimaryAndReplica.isFree(primary.command("GET", registry.keyOf("job")))).as("the unacknowledged hold, undone")
                     .isTrue();
         } finally {
             replica.resume();
         }
-        awaitReplicaInSync();
+        servers.awaitReplicaOnline();
         long connectionsBefore = connectionsReceived();
 
         assertThat(lock.tryLock(Duration.ofSeconds(10))).isTrue();
@@ -121,23 +111,10 @@ class ReplicaAcknowledgementIT {
     }
 
     private RedisLockRegistry registry() {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(primary.host(), primary.port()));
-        factory.afterPropertiesSet();
-        factory.start();
-        closeables.push(factory::destroy);
-        RedisLockRegistry registry = RedisLockRegistry.builder(factory)
-                .replicaAcknowledgement(1, ACK_TIMEOUT).build();
-        closeables.push(registry);
-        return registry;
+        return PrimaryAndReplica.registry(closeables, primary, b -> b.replicaAcknowledgement(1, ACK_TIMEOUT));
     }
 
     private static long connectionsReceived() {
         return Long.parseLong(RedisInfo.field(primary.command("INFO", "stats"), "total_connections_received"));
-    }
-
-    /** Whether a lock key's value (from {@code GET}) is no hold: gone, or freed (kept with its last token). */
-    private static boolean isFree(Object value) {
-        return value == null || ((String) value).startsWith("~ ");
     }
 }

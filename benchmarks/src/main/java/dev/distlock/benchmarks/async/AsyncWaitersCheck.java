@@ -32,6 +32,9 @@ import java.util.function.IntFunction;
  */
 public final class AsyncWaitersCheck {
 
+    /** The least wait of the annotated subscriptions on one name (see {@link #oneNameAnnotated}). */
+    static final Duration MIN_ANNOTATED_WAIT = Duration.ofSeconds(10);
+
     private static final long WAIT_SECONDS = 120;
     private static final String RELEASE = """
             if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -80,11 +83,14 @@ public final class AsyncWaitersCheck {
     /**
      * {@code count} subscriptions at once to an annotated {@code Mono} on one name whose body takes {@code body}
      * (a non-blocking timer), made while another registry holds the name; each waits at most
-     * {@code count × body × 2}.
+     * {@code count × body × 2}, and at least {@link #MIN_ANNOTATED_WAIT}: a short run (the smoke test's 400) on a
+     * loaded machine, where a 1 ms timer takes up to twice that, would otherwise time out on the timer alone.
      */
     public AsyncResult oneNameAnnotated(LockRegistry holders, LockRegistry waiters, int count, Duration body)
             throws Exception {
-        AnnotatedMonos service = AnnotatedMonos.proxy(waiters, body, body.multipliedBy(count * 2L));
+        Duration wait = body.multipliedBy(count * 2L);
+        AnnotatedMonos service = AnnotatedMonos.proxy(waiters, body,
+                wait.compareTo(MIN_ANNOTATED_WAIT) < 0 ? MIN_ANNOTATED_WAIT : wait);
         FencedLock holder = holders.obtain("async-mono");
         holder.lock();
         List<Integer> order = new CopyOnWriteArrayList<>();

@@ -51,6 +51,7 @@ public final class CommandPaths {
             other.obtain("warm-up").lock();
             other.obtain("warm-up").unlock();
             alone(one.obtain("alone"));
+            local(one);
             contended(one.obtain("shared"), other.obtain("shared"));
             return List.copyOf(paths);
         } finally {
@@ -65,6 +66,34 @@ public final class CommandPaths {
         watch("lock, a name freed before", lock::lock);
         watch("extend", () -> lock.extend(Duration.ofSeconds(60)));
         watch("unlock", lock::unlock);
+    }
+
+    /** Two threads of one registry on one name: the release carries the waiting thread's try. */
+    private void local(RedisLockRegistry registry) throws Exception {
+        FencedLock holder = registry.obtain("local");
+        holder.lock();
+        CompletableFuture<Boolean> acquired = new CompletableFuture<>();
+        CountDownLatch release = new CountDownLatch(1);
+        Thread waiting = new Thread(() -> {
+            FencedLock next = registry.obtain("local");
+            try {
+                next.lock();
+                acquired.complete(true);
+                release.await();
+                next.unlock();
+            } catch (Exception failure) {
+                acquired.completeExceptionally(failure);
+            }
+        }, "bench-paths-local");
+        waiting.start();
+        awaitUntil(() -> waiting.getState() == Thread.State.WAITING); // at the name's gate, behind the holder
+        watch("unlock that hands over to a waiting thread of the same registry (its try goes with the release)",
+                () -> {
+                    holder.unlock();
+                    acquired.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+                });
+        release.countDown();
+        waiting.join(PATIENCE.toMillis());
     }
 
     private void contended(FencedLock holder, FencedLock waiter) throws Exception {
@@ -111,9 +140,10 @@ public final class CommandPaths {
             if (!monitor.awaitEnd(30, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("MONITOR did not show the end marker within 30 s");
             }
-            // the harness's own commands (markers aside, LLEN watching the queue) are not the path's
-            paths.add(new CommandPath(path, monitor.sequence().stream().filter(command -> !command.equals("LLEN"))
-                    .toList()));
+            // the harness's own commands (markers aside, LLEN watching the queue) are not the path's, nor the
+            // registry's reading of the replicas online (INFO, once a second in the background)
+            paths.add(new CommandPath(path, monitor.sequence().stream()
+                    .filter(command -> !command.equals("LLEN") && !command.equals("INFO")).toList()));
         }
     }
 

@@ -204,7 +204,9 @@ public final class MarkdownReport {
         line();
         line("Watched with `MONITOR`, in the order Redis ran them: a client's commands at the left (one round trip "
                 + "each), the commands its functions or scripts ran indented; options shown, keys and values not. "
-                + "Two processes (registries with connections of their own) meet on one name from the fourth path on.");
+                + "Two threads of one registry meet on one name in the sixth path; two processes (registries with "
+                + "connections of their own) from the seventh on. The registry's reading of the replicas online "
+                + "(`INFO replication`, once a second in the background) is left out.");
         line();
         for (CommandPaths.CommandPath path : results.paths()) {
             line("- " + path.path() + " (" + path.commands().size() + " commands):");
