@@ -122,18 +122,32 @@ final class ReplicaCount implements AutoCloseable {
         try (RedisConnection connection = redis.getConnection()) {
             replication = connection.serverCommands().info("replication");
         } catch (RuntimeException failure) {
-            if (!String.valueOf(failure.getMessage()).contains("NOPERM")) {
+            String refusal = permissionRefusal(failure);
+            if (refusal == null) {
                 throw failure;
             }
             if (online != 0) {
                 log.warn("distlock cannot read INFO replication (the Redis user lacks +info: {}), so lock writes wait "
-                        + "for no replica; grant +info, or set the replicas to wait for explicitly",
-                        failure.getMessage());
+                        + "for no replica; grant +info, or set the replicas to wait for explicitly", refusal);
             }
             online = 0;
             return;
         }
         online = readings.add(now, online(replication));
+    }
+
+    /**
+     * What Redis said when it refused the command to the user ({@code NOPERM ...}), found anywhere in the failure's
+     * causes (Spring Data wraps it); {@code null} for any other failure.
+     */
+    private static String permissionRefusal(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            String message = cause.getMessage();
+            if (message != null && message.contains("NOPERM")) {
+                return message;
+            }
+        }
+        return null;
     }
 
     /**

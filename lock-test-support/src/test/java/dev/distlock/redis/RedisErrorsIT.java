@@ -50,6 +50,31 @@ class RedisErrorsIT {
     }
 
     /**
+     * A user without {@code +info} (the README's rights before replica acknowledgement was on by default): the
+     * registry cannot read the replicas online, so it waits for none, and locking works, blocking and not.
+     */
+    @Test
+    void aUserWhoMayNotReadInfoStillLocksWithoutWaitingForReplicas() throws Exception {
+        redis.server().command(("ACL SETUSER noinfo on >secret ~distlock:* &distlock:granted:* +evalsha +eval +fcall "
+                + "+function|load +exists +publish +subscribe +unsubscribe +ping +time +get +set +del +pexpire "
+                + "+pttl +type +lpop +rpush +lrem +hget +hset +hdel +hgetall").split(" "));
+        ListAppender<ILoggingEvent> log = capture(ReplicaCount.class);
+        RedisLockRegistry registry = registry(factory("noinfo"), UnaryOperator.identity());
+        FencedLock lock = registry.obtain("job");
+
+        lock.lock();
+        lock.unlock();
+        registry.obtain("async").lockAsync().toCompletableFuture().get(10, TimeUnit.SECONDS)
+                .unlockAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        assertThat(lock.tryLock()).isTrue();
+        lock.unlock();
+        assertThat(log.list).filteredOn(event -> event.getLevel() == Level.WARN).singleElement()
+                .extracting(ILoggingEvent::getFormattedMessage).asString()
+                .contains("cannot read INFO replication", "NOPERM", "+info");
+    }
+
+    /**
      * The ACL the README gives a distlock user: locking, waiting, hand-offs heard at once and asking who holds
      * a lock all work.
      */
