@@ -20,8 +20,10 @@ final class RedisFailures {
 
     /**
      * Redis's replies that mean "try again soon" (a slot migrating or moved, a cluster or primary down, a replica
-     * promoted or loading, a busy script) were refused without running; too few replicas (the command ran) and lost
-     * or timed-out connections leave the command in doubt.
+     * promoted or loading, a busy script) were refused without running, and so was a command the cluster client had
+     * no node for (a slot without a known primary while a failover or reshard is seen, Lettuce's
+     * {@code PartitionSelectorException}: it was never sent); too few replicas (the command ran) and lost or
+     * timed-out connections leave the command in doubt.
      */
     static StoreFailure classify(RuntimeException failure) {
         StoreFailure kind = StoreFailure.PERMANENT;
@@ -29,7 +31,8 @@ final class RedisFailures {
         for (int depth = 0; cause != null && depth < 32; depth++, cause = cause.getCause()) {
             String message = cause.getMessage() != null ? cause.getMessage() : "";
             String type = cause.getClass().getSimpleName();
-            if (TRANSIENT_REPLY.matcher(message).lookingAt() && !message.startsWith("NOREPLICAS")) {
+            if (TRANSIENT_REPLY.matcher(message).lookingAt() && !message.startsWith("NOREPLICAS")
+                    || type.equals("PartitionSelectorException")) {
                 return StoreFailure.REFUSED;
             }
             if (TRANSIENT_REPLY.matcher(message).lookingAt() || cause instanceof java.io.IOException

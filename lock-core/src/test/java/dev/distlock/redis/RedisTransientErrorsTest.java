@@ -6,6 +6,7 @@ import dev.distlock.core.spi.StoreFailure;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.cluster.PartitionSelectorException;
 import java.net.SocketException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,6 +42,14 @@ class RedisTransientErrorsTest {
     void repliesThatRefuseACommandWithoutRunningItAreRefusals(String reply) {
         assertThat(store.classify(new RedisSystemException("Error in execution",
                 new RedisCommandExecutionException(reply)))).as(reply).isEqualTo(StoreFailure.REFUSED);
+    }
+
+    /** Seen on CI in a cluster failover: the client knew no primary for the slot for a moment, and sent nothing. */
+    @Test
+    void aCommandTheClusterClientHadNoNodeForIsARefusal() {
+        assertThat(store.classify(new RedisSystemException("Error in execution",
+                new PartitionSelectorException("Cannot determine a partition for slot 2906.", null))))
+                .isEqualTo(StoreFailure.REFUSED);
     }
 
     @Test
