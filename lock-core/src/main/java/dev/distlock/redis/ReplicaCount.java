@@ -78,10 +78,17 @@ final class ReplicaCount implements AutoCloseable {
     int required() {
         int count = now();
         if (count == UNKNOWN) {
-            read();
-            count = online;
+            count = readFirst();
         }
         return count;
+    }
+
+    /** The first reading, made once however many callers ask for it at the same time. */
+    private synchronized int readFirst() {
+        if (online == UNKNOWN) {
+            read();
+        }
+        return online;
     }
 
     /** Whether a hand-off notice alone makes its waiter the owner: only while no replica must acknowledge. */
