@@ -61,7 +61,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
 
     /** The cases of the cost check, in the order they run by default. */
     public static final List<String> COST_CASES = List.of("memory-same", "memory-distinct", "memory-execute",
-            "engine-same", "redis-lock", "redis-async");
+            "engine-same", "redis-lock", "redis-async", "floor");
 
     static final String USAGE = """
             Options (defaults in brackets):
@@ -81,7 +81,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
               --async-waiters 10000                     non-blocking waiters on one name (a twentieth on distinct names) [10000]
               --async-rounds 20                         rounds of the calls at once on distinct names [20]
               --cost-ops 200000                         lock+unlock pairs per run of the cost check in memory (a twentieth on Redis) [200000]
-              --cost-cases memory-same,memory-distinct,memory-execute,engine-same,redis-lock,redis-async   cases of the cost check [these]
+              --cost-cases memory-same,memory-distinct,memory-execute,engine-same,redis-lock,redis-async,floor   cases of the cost check [these]
               --renewal-holds 10000                     renewed holds kept at once in the renewal check [10000]
               --jmh-quick                               JMH in-process for a few hundred ms (smoke test)
               --report FILE                             where the Markdown report goes [benchmarks/target/benchmark-report.md]

@@ -3,6 +3,8 @@ package dev.distlock.benchmarks;
 import dev.distlock.benchmarks.BenchmarkOptions.Part;
 import dev.distlock.benchmarks.contenders.Contender;
 import dev.distlock.benchmarks.contenders.Contenders;
+import dev.distlock.benchmarks.contenders.LettuceFloorContender;
+import dev.distlock.benchmarks.contenders.LockClient;
 import dev.distlock.benchmarks.contenders.RedisAddress;
 import dev.distlock.benchmarks.async.AsyncResult;
 import dev.distlock.benchmarks.async.AsyncWaitersCheck;
@@ -254,8 +256,9 @@ public final class BenchmarkRun {
 
     /**
      * The cost check's cases, each on one thread and one name (or distinct names) that nobody else uses: the
-     * in-memory registry with lock()/unlock() and executeLocked, the engine alone on a store that grants at once, the Redis registry with lock()/unlock() and with
-     * tryLockAsync(0)/unlockAsync() awaited one pair at a time.
+     * in-memory registry with lock()/unlock() and executeLocked, the engine alone on a store that grants at once, the
+     * Redis registry with lock()/unlock() and with tryLockAsync(0)/unlockAsync() awaited one pair at a time, and the
+     * floor contender's two Lettuce calls (what a lock on Lettuce costs at least).
      */
     private List<CostResult> cost(RedisAddress address, RedisStats stats) throws Exception {
         int inMemory = options.costOperations();
@@ -299,7 +302,7 @@ public final class BenchmarkRun {
             for (String name : options.costCases()) {
                 switch (name) {
                     case "redis-lock" -> results.add(report(check.measure(
-                            "Redis: lock() + unlock(), one name", onRedis, i -> lockAndUnlock(blocking))));
+                            CostResult.REDIS_LOCK, onRedis, i -> lockAndUnlock(blocking))));
                     case "redis-async" -> results.add(report(check.measure(
                             "Redis: tryLockAsync(0) + unlockAsync(), one name, awaited", onRedis,
                             i -> tryAndUnlockAsync(async))));
@@ -309,6 +312,14 @@ public final class BenchmarkRun {
         } finally {
             factory.destroy();
             stats.flushAll();
+        }
+        if (options.costCases().contains("floor")) {
+            try (LockClient floor = new LettuceFloorContender(address).newClient()) {
+                results.add(report(check.measure(CostResult.FLOOR, onRedis,
+                        i -> floor.tryLock("cost-floor", 0).release())));
+            } finally {
+                stats.flushAll();
+            }
         }
         return results;
     }

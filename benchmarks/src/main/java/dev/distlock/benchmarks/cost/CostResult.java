@@ -13,6 +13,11 @@ import java.util.function.ToDoubleFunction;
  */
 public record CostResult(String what, int operations, List<Run> runs) {
 
+    /** The case of the Redis registry's blocking lock() and unlock(), on which the allocation budget is judged. */
+    public static final String REDIS_LOCK = "Redis: lock() + unlock(), one name";
+    /** The floor contender's two Lettuce calls: what a lock on Lettuce allocates at least. */
+    public static final String FLOOR = "floor (Lettuce: SET NX PX + compare-and-delete EVALSHA), one name";
+
     public CostResult {
         runs = List.copyOf(runs);
     }

@@ -4,6 +4,7 @@ import dev.distlock.benchmarks.BenchmarkResults;
 import dev.distlock.benchmarks.async.AsyncResult;
 import dev.distlock.benchmarks.async.AsyncResult.Kind;
 import dev.distlock.benchmarks.contenders.Contenders;
+import dev.distlock.benchmarks.cost.CostResult;
 import dev.distlock.benchmarks.jmh.JmhResult;
 import dev.distlock.benchmarks.memory.MemoryResult;
 import dev.distlock.benchmarks.redis.RoundTrips;
@@ -38,6 +39,7 @@ public final class Targets {
     /** One call per lock, with a little room for the releases that find nobody waiting. */
     private static final double MAX_LOCAL_HAND_OFF_CALLS = 1.1;
     private static final double MAX_REDIS_CPU_TO_FLOOR = 1.3;
+    private static final double MAX_ALLOCATED_BYTES = 2048;
     private static final double MAX_ANNOTATION_NANOS = 2000;
     private static final double MAX_MONO_TO_VIRTUAL_THREADS = 1.2;
     /** "At the baseline's pace", read with this machine's noise (differences under about 20% are noise). */
@@ -70,6 +72,7 @@ public final class Targets {
                 s -> Format.number(s.scriptCallsPerOp(), 2), s -> s.scriptCallsPerOp() <= MAX_LOCAL_HAND_OFF_CALLS));
         targets.add(redisCpu(summaries));
         targets.addAll(roundTrips(results.roundTrips()));
+        targets.add(allocation(results.cost()));
         targets.add(annotation(results.jmh()));
         targets.addAll(memory(results.memory()));
         targets.add(exclusion(results.measurements()));
@@ -106,6 +109,20 @@ public final class Targets {
         double theirs = floor.get().redisCpuMicrosPerOp();
         return new TargetStatus(target, Format.number(mine, 1) + " µs vs floor " + Format.number(theirs, 1) + " µs",
                 Verdict.of(mine <= theirs * MAX_REDIS_CPU_TO_FLOOR));
+    }
+
+    /** The JVM's allocation per blocking lock+unlock on Redis, with the floor's two Lettuce calls beside it. */
+    private static TargetStatus allocation(List<CostResult> cost) {
+        String target = "uncontended lock+unlock: ≤ 2 KB allocated (whole JVM, `--parts cost`)";
+        Optional<CostResult> ours = cost.stream().filter(c -> c.what().equals(CostResult.REDIS_LOCK)).findFirst();
+        if (ours.isEmpty()) {
+            return new TargetStatus(target, "—", Verdict.NOT_MEASURED);
+        }
+        double bytes = ours.get().median(CostResult.Run::jvmBytes);
+        String floor = cost.stream().filter(c -> c.what().equals(CostResult.FLOOR)).findFirst()
+                .map(c -> " vs floor " + Format.number(c.median(CostResult.Run::jvmBytes), 0) + " B").orElse("");
+        return new TargetStatus(target, Format.number(bytes, 0) + " B" + floor,
+                Verdict.of(bytes <= MAX_ALLOCATED_BYTES));
     }
 
     private static List<TargetStatus> roundTrips(List<RoundTrips> counts) {
