@@ -12,6 +12,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
@@ -79,20 +80,24 @@ final class AsyncScripts {
 
     /**
      * Sends {@code script}; the stage completes with its reply (a {@code List} for multi-bulk replies, a
-     * {@code Long} for integers) or with what Redis or the client reported.
+     * {@code Long} for integers) as {@code reading} reads it, or with what Redis, the client or the reading reported.
+     * Cancelling the stage cancels the call itself, which is then never sent if it still waits for a connection (how
+     * Redlock's interrupted node calls stop).
      *
      * @param keysAndArgs the script's keys ({@link LockScripts.Script#keyCount}), then its arguments
      */
-    <T> CompletionStage<T> run(LockScripts.Script script, byte[]... keysAndArgs) {
-        return runWithKeys(script, script.keyCount(), keysAndArgs);
+    <T, R> CompletionStage<R> run(LockScripts.Script script, Function<? super T, ? extends R> reading,
+            byte[]... keysAndArgs) {
+        return runWithKeys(script, script.keyCount(), reading, keysAndArgs);
     }
 
     /** {@link #run}, with the first {@code keys} of {@code keysAndArgs} as the script's keys, however many it has. */
-    <T> CompletionStage<T> runWithKeys(LockScripts.Script script, int keys, byte[]... keysAndArgs) {
+    <T, R> CompletionStage<R> runWithKeys(LockScripts.Script script, int keys,
+            Function<? super T, ? extends R> reading, byte[]... keysAndArgs) {
         ScriptOutputType type = script.returnType() == ReturnType.MULTI ? ScriptOutputType.MULTI
                 : ScriptOutputType.INTEGER;
-        Call<T> call = new Call<>(script, type, Arrays.copyOfRange(keysAndArgs, 0, keys),
-                Arrays.copyOfRange(keysAndArgs, keys, keysAndArgs.length), new CompletableFuture<>());
+        Call<T, R> call = new Call<>(script, type, Arrays.copyOfRange(keysAndArgs, 0, keys),
+                Arrays.copyOfRange(keysAndArgs, keys, keysAndArgs.length), reading, new CompletableFuture<>());
         RedisClusterAsyncCommands<byte[], byte[]> commands = shared;
         if (commands != null && isOpen(commands)) {
             send(commands, call);
@@ -120,7 +125,7 @@ final class AsyncScripts {
         return asking;
     }
 
-    private <T> void send(RedisClusterAsyncCommands<byte[], byte[]> commands, Call<T> call) {
+    private <T> void send(RedisClusterAsyncCommands<byte[], byte[]> commands, Call<T, ?> call) {
         if (functions.usable(call.script) && commands instanceof RedisAsyncCommands<byte[], byte[]> server) {
             byFunction(server, call, true);
         } else {
@@ -132,11 +137,11 @@ final class AsyncScripts {
      * {@code FCALL}; the library is loaded when the server does not have it (yet, or any more: a restart without
      * persistence), and a server without functions (Redis 6) or a user not allowed them gets {@code EVALSHA}.
      */
-    private <T> void byFunction(RedisAsyncCommands<byte[], byte[]> commands, Call<T> call, boolean mayLoad) {
+    private <T> void byFunction(RedisAsyncCommands<byte[], byte[]> commands, Call<T, ?> call, boolean mayLoad) {
         commands.<T>fcall(LockScripts.LIBRARY.function(call.script), call.type, call.keys, call.args)
                 .whenComplete((value, failure) -> {
                     if (failure == null) {
-                        call.reply.complete(value);
+                        call.answer(value);
                     } else if (mayLoad && LibraryCalls.isMissing(failure)) {
                         commands.functionLoad(LockScripts.LIBRARY.code()).whenComplete((name, loadFailure) -> {
                             if (loadFailure == null || LibraryCalls.isLoaded(loadFailure)) {
@@ -156,15 +161,15 @@ final class AsyncScripts {
     }
 
     /** {@code EVALSHA}, and the script's text after {@code NOSCRIPT}. */
-    private <T> void byScript(RedisClusterAsyncCommands<byte[], byte[]> commands, Call<T> call) {
+    private <T> void byScript(RedisClusterAsyncCommands<byte[], byte[]> commands, Call<T, ?> call) {
         LockScripts.Script script = call.script;
         commands.<T>evalsha(script.sha1(), call.type, call.keys, call.args).whenComplete((value, failure) -> {
             if (failure == null) {
-                call.reply.complete(value);
+                call.answer(value);
             } else if (LockScripts.isNoScript(failure)) {
                 commands.<T>eval(script.text(), call.type, call.keys, call.args).whenComplete((retried, error) -> {
                     if (error == null) {
-                        call.reply.complete(retried);
+                        call.answer(retried);
                     } else {
                         call.reply.completeExceptionally(error);
                     }
@@ -175,9 +180,18 @@ final class AsyncScripts {
         });
     }
 
-    /** One call of a script: what is sent, and where its reply goes. */
-    private record Call<T>(LockScripts.Script script, ScriptOutputType type, byte[][] keys, byte[][] args,
-            CompletableFuture<T> reply) {
+    /** One call of a script: what is sent, how its reply is read, and where what was read goes. */
+    private record Call<T, R>(LockScripts.Script script, ScriptOutputType type, byte[][] keys, byte[][] args,
+            Function<? super T, ? extends R> reading, CompletableFuture<R> reply) {
+
+        /** Redis's reply, read: in the reply's own completion, so that a call costs no stage of its own to read it. */
+        void answer(T value) {
+            try {
+                reply.complete(reading.apply(value));
+            } catch (RuntimeException unreadable) {
+                reply.completeExceptionally(unreadable);
+            }
+        }
     }
 
     /**

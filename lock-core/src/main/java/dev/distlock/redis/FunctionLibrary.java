@@ -1,7 +1,9 @@
 package dev.distlock.redis;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -14,12 +16,14 @@ final class FunctionLibrary {
 
     private final String name;
     private final String code;
-    private final Set<LockScripts.Script> scripts;
+    /** The name {@code FCALL} calls each script of the library by, made once rather than per call. */
+    private final Map<LockScripts.Script, String> functions;
 
     private FunctionLibrary(String name, String code, Set<LockScripts.Script> scripts) {
         this.name = name;
         this.code = code;
-        this.scripts = scripts;
+        this.functions = scripts.stream().collect(Collectors.toUnmodifiableMap(script -> script,
+                script -> functionName(name, script)));
     }
 
     /**
@@ -71,11 +75,12 @@ final class FunctionLibrary {
 
     /** The name {@code FCALL} calls {@code script} by. */
     String function(LockScripts.Script script) {
-        return functionName(name, script);
+        String function = functions.get(script);
+        return function != null ? function : functionName(name, script);
     }
 
     /** Whether the library holds {@code script}. */
     boolean holds(LockScripts.Script script) {
-        return scripts.contains(script);
+        return functions.containsKey(script);
     }
 }

@@ -5,7 +5,6 @@ import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.PassOn;
 import dev.distlock.core.spi.Renewal;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
@@ -20,6 +19,9 @@ final class RedisAsyncLockStore implements AsyncLockStore {
     private final ScriptArguments arguments;
     private final ScriptReplies replies;
     private final RenewalCalls renewals;
+    /** The readings of replies that need {@link #replies}, made once rather than per call. */
+    private final Function<List<?>, Boolean> released;
+    private final Function<List<?>, PassOn> passedOn;
 
     RedisAsyncLockStore(AsyncScripts scripts, ScriptArguments arguments, ScriptReplies replies,
             RenewalCalls renewals) {
@@ -27,39 +29,40 @@ final class RedisAsyncLockStore implements AsyncLockStore {
         this.arguments = arguments;
         this.replies = replies;
         this.renewals = renewals;
+        this.released = replies::released;
+        this.passedOn = replies::passedOn;
     }
 
     @Override
     public CompletionStage<AcquireResult> tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
-        return read(scripts.<List<?>>run(LockScripts.ACQUIRE,
-                arguments.acquire(name, token, leaseMillis, queue, waiterTimeoutMillis)), ScriptReplies::acquireResult);
+        return scripts.run(LockScripts.ACQUIRE, ScriptReplies::acquireResult,
+                arguments.acquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
     }
 
     @Override
     public CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
-        return read(scripts.<List<?>>run(LockScripts.LEAVE, arguments.leave(name, token, leaseMillis)),
-                ScriptReplies::acquireResult);
+        return scripts.run(LockScripts.LEAVE, ScriptReplies::acquireResult, arguments.leave(name, token, leaseMillis));
     }
 
     @Override
     public CompletionStage<Boolean> release(String name, String token) {
-        return read(scripts.<List<?>>run(LockScripts.RELEASE, arguments.release(name, token)), replies::released);
+        return scripts.run(LockScripts.RELEASE, released, arguments.release(name, token));
     }
 
     @Override
     public CompletionStage<PassOn> passOn(String name, String token, String next, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
-        return read(scripts.<List<?>>run(LockScripts.PASS_ON,
-                arguments.passOn(name, token, next, leaseMillis, queue, waiterTimeoutMillis)), replies::passedOn);
+        return scripts.run(LockScripts.PASS_ON, passedOn,
+                arguments.passOn(name, token, next, leaseMillis, queue, waiterTimeoutMillis));
     }
 
     @Override
     public CompletionStage<Void> abandon(String name, String token) {
-        return read(scripts.<List<?>>run(LockScripts.ABANDON, arguments.release(name, token)), reply -> {
-            replies.released(reply);
+        return scripts.<List<?>, Void>run(LockScripts.ABANDON, reply -> {
+            released.apply(reply);
             return null;
-        });
+        }, arguments.release(name, token));
     }
 
     @Override
@@ -75,32 +78,16 @@ final class RedisAsyncLockStore implements AsyncLockStore {
     /** One script per batch on a single server, per hash slot on a cluster. */
     @Override
     public List<CompletionStage<Boolean>> renewAll(List<Renewal> batch) {
-        return renewals.send(batch, part -> read(scripts.<List<?>>runWithKeys(LockScripts.RENEW_ALL, part.size(),
-                arguments.renewAll(part)), ScriptReplies::owned));
+        return renewals.send(batch, part -> scripts.runWithKeys(LockScripts.RENEW_ALL, part.size(),
+                ScriptReplies::owned, arguments.renewAll(part)));
     }
 
     @Override
     public CompletionStage<Long> remainingLeaseMillis(String name, String token) {
-        return read(scripts.<Long>run(LockScripts.REMAINING, arguments.remaining(name, token)),
-                ScriptReplies::leaseLeft);
+        return scripts.run(LockScripts.REMAINING, ScriptReplies::leaseLeft, arguments.remaining(name, token));
     }
 
     private CompletionStage<Boolean> setLease(byte[][] keysAndArgs) {
-        return read(scripts.<Long>run(LockScripts.EXTEND, keysAndArgs), reply -> reply == 1L);
-    }
-
-    /**
-     * The call's reply read by {@code reading}. Cancelling the result cancels the call itself, which is then never
-     * sent if it still waits for a connection (how Redlock's interrupted node calls stop).
-     */
-    private static <T, R> CompletionStage<R> read(CompletionStage<T> reply, Function<? super T, ? extends R> reading) {
-        CompletableFuture<T> call = reply.toCompletableFuture();
-        CompletableFuture<R> read = call.thenApply(reading);
-        read.whenComplete((value, failure) -> {
-            if (read.isCancelled()) {
-                call.cancel(false);
-            }
-        });
-        return read;
+        return scripts.<Long, Boolean>run(LockScripts.EXTEND, reply -> reply == 1L, keysAndArgs);
     }
 }

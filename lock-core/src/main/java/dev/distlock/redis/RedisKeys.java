@@ -1,6 +1,8 @@
 package dev.distlock.redis;
 
 import dev.distlock.core.support.LockNames;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Maps lock names to Redis keys. Every key of one lock shares the hash tag {@code {name}}, so all of them
@@ -8,6 +10,11 @@ import dev.distlock.core.support.LockNames;
  * contain any character and the tag still ends where it should and never comes out empty.
  */
 final class RedisKeys {
+
+    private static final String QUEUE = ":queue";
+    private static final String WAITERS = ":waiters";
+    private static final byte[] QUEUE_BYTES = QUEUE.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] WAITERS_BYTES = WAITERS.getBytes(StandardCharsets.UTF_8);
 
     private final String prefix;
 
@@ -37,6 +44,9 @@ final class RedisKeys {
 
     /** The key of the lock: its owner token, fencing token and last releases (see {@code common.lua}). */
     String lock(String name) {
+        if (name.indexOf('%') < 0 && name.indexOf('}') < 0) {
+            return prefix + '{' + name + '}'; // nothing to encode: the usual case, in one string
+        }
         StringBuilder key = new StringBuilder(prefix.length() + name.length() + 2).append(prefix).append('{');
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
@@ -51,12 +61,29 @@ final class RedisKeys {
 
     /** The list of waiter tokens, first come first served, that releases hand the lock to. */
     String queue(String lockKey) {
-        return lockKey + ":queue";
+        return lockKey + QUEUE;
     }
 
     /** The hash of the queued waiters' entries: deadline, lease, timeout and channel per token. */
     String waiters(String lockKey) {
-        return lockKey + ":waiters";
+        return lockKey + WAITERS;
+    }
+
+    /**
+     * The keys of lock {@code name} as the bytes sent, into {@code keys[0..2]}: its own ({@link #lock}), its queue's
+     * and its waiters' ({@link #queue}, {@link #waiters}), the name encoded once for all three.
+     */
+    void encodeWithQueue(String name, byte[][] keys) {
+        byte[] lock = lock(name).getBytes(StandardCharsets.UTF_8);
+        keys[0] = lock;
+        keys[1] = suffixed(lock, QUEUE_BYTES);
+        keys[2] = suffixed(lock, WAITERS_BYTES);
+    }
+
+    private static byte[] suffixed(byte[] key, byte[] suffix) {
+        byte[] suffixed = Arrays.copyOf(key, key.length + suffix.length);
+        System.arraycopy(suffix, 0, suffixed, key.length, suffix.length);
+        return suffixed;
     }
 
     /** Where registry {@code instance} announces who it is (application, host, pid, start). */

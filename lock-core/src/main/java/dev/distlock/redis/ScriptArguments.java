@@ -110,11 +110,8 @@ final class ScriptArguments {
 
     /** The lock's key and its queue's two, then {@code args}. */
     private byte[][] withQueue(String name, byte[]... args) {
-        String lock = keys.lock(name);
         byte[][] keysAndArgs = new byte[3 + args.length][];
-        keysAndArgs[0] = bytes(lock);
-        keysAndArgs[1] = bytes(keys.queue(lock));
-        keysAndArgs[2] = bytes(keys.waiters(lock));
+        keys.encodeWithQueue(name, keysAndArgs);
         System.arraycopy(args, 0, keysAndArgs, 3, args.length);
         return keysAndArgs;
     }

@@ -3,6 +3,7 @@ package dev.distlock.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -15,6 +16,17 @@ class RedisKeysTest {
     void aPlainNameIsReadableInTheKey() {
         assertThat(keys.lock("order:42")).isEqualTo("distlock:{order:42}");
         assertThat(new RedisKeys("").lock("x")).isEqualTo("{x}");
+    }
+
+    @Test
+    void theKeysSentAreTheKeysInUtf8() {
+        for (String name : List.of("plain", "a}b", "%", "\u00e9t\u00e9", "\uD83D\uDD12")) {
+            byte[][] sent = new byte[3][];
+            keys.encodeWithQueue(name, sent);
+            String lock = keys.lock(name);
+            assertThat(sent).as(name).isDeepEqualTo(new byte[][] {lock.getBytes(StandardCharsets.UTF_8),
+                    keys.queue(lock).getBytes(StandardCharsets.UTF_8), keys.waiters(lock).getBytes(StandardCharsets.UTF_8)});
+        }
     }
 
     @Test
