@@ -24,6 +24,8 @@ public final class MemoryCheck {
     /** Smaller growth of a class is the noise of a full collection, not worth naming. */
     private static final long NOTABLE_GROWTH_BYTES = 16 * 1024;
     private static final long WAIT_SECONDS = 10;
+    /** How long the heap is left to settle before a histogram: a few ticks of the client's timeout timer. */
+    private static final long SETTLE_MILLIS = 500;
 
     private final int threads;
 
@@ -41,7 +43,7 @@ public final class MemoryCheck {
         long started = System.nanoTime();
         lockAndUnlock(registry, "memory-warmup:", 0, Math.max(1, checkpoints.get(0) / 10));
         List<Checkpoint> points = new ArrayList<>();
-        HeapHistogram before = HeapHistogram.takeLive();
+        HeapHistogram before = settledHistogram();
         points.add(new Checkpoint(0, before.totalBytes()));
         HeapHistogram atFirst = null;
         HeapHistogram last = before;
@@ -49,11 +51,21 @@ public final class MemoryCheck {
         for (long target : checkpoints) {
             lockAndUnlock(registry, "memory:", done, target);
             done = target;
-            last = HeapHistogram.takeLive();
+            last = settledHistogram();
             atFirst = atFirst == null ? last : atFirst;
             points.add(new Checkpoint(target, last.totalBytes()));
         }
         return new MemoryResult(registryName, points, growth(atFirst, last), (System.nanoTime() - started) / 1e9);
+    }
+
+    /**
+     * The live heap once the client has let go of the commands just answered: Lettuce's command timeouts hold each
+     * command until their timer's next tick after it completed (a tenth of a second), so a histogram taken at once
+     * counts as many commands as the last tick saw, which grows with the pace of the run, not with its names.
+     */
+    private static HeapHistogram settledHistogram() throws InterruptedException {
+        Thread.sleep(SETTLE_MILLIS);
+        return HeapHistogram.takeLive();
     }
 
     /** Locks and unlocks the names {@code prefix + i} for {@code from <= i < to}, on several threads. */
