@@ -17,9 +17,8 @@ final class RedisAsyncLockStore implements AsyncLockStore {
 
     private final AsyncScripts scripts;
     private final ScriptArguments arguments;
-    private final ScriptReplies replies;
     private final RenewalCalls renewals;
-    /** The readings of replies that need {@link #replies}, made once rather than per call. */
+    /** The readings of the replies that need a {@link ScriptReplies}, made once rather than per call. */
     private final Function<List<?>, Boolean> released;
     private final Function<List<?>, PassOn> passedOn;
 
@@ -27,7 +26,6 @@ final class RedisAsyncLockStore implements AsyncLockStore {
             RenewalCalls renewals) {
         this.scripts = scripts;
         this.arguments = arguments;
-        this.replies = replies;
         this.renewals = renewals;
         this.released = replies::released;
         this.passedOn = replies::passedOn;
