@@ -184,11 +184,14 @@ final class AsyncScripts {
     private record Call<T, R>(LockScripts.Script script, ScriptOutputType type, byte[][] keys, byte[][] args,
             Function<? super T, ? extends R> reading, CompletableFuture<R> reply) {
 
-        /** Redis's reply, read: in the reply's own completion, so that a call costs no stage of its own to read it. */
+        /**
+         * Redis's reply, read: in the reply's own completion, so that a call costs no stage of its own to read it.
+         * Whatever the reading throws completes the call, as a stage would, so no caller waits for a reply that came.
+         */
         void answer(T value) {
             try {
                 reply.complete(reading.apply(value));
-            } catch (RuntimeException unreadable) {
+            } catch (Throwable unreadable) {
                 reply.completeExceptionally(unreadable);
             }
         }
