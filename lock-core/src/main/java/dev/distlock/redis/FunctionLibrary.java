@@ -73,10 +73,9 @@ final class FunctionLibrary {
         return code;
     }
 
-    /** The name {@code FCALL} calls {@code script} by. */
+    /** The name {@code FCALL} calls {@code script} by; {@code null} for a script the library does not {@link #holds}. */
     String function(LockScripts.Script script) {
-        String function = functions.get(script);
-        return function != null ? function : functionName(name, script);
+        return functions.get(script);
     }
 
     /** Whether the library holds {@code script}. */

@@ -11,10 +11,8 @@ import java.util.Arrays;
  */
 final class RedisKeys {
 
-    private static final String QUEUE = ":queue";
-    private static final String WAITERS = ":waiters";
-    private static final byte[] QUEUE_BYTES = QUEUE.getBytes(StandardCharsets.UTF_8);
-    private static final byte[] WAITERS_BYTES = WAITERS.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] QUEUE = ":queue".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] WAITERS = ":waiters".getBytes(StandardCharsets.UTF_8);
 
     private final String prefix;
 
@@ -59,25 +57,17 @@ final class RedisKeys {
         return key.append('}').toString();
     }
 
-    /** The list of waiter tokens, first come first served, that releases hand the lock to. */
-    String queue(String lockKey) {
-        return lockKey + QUEUE;
-    }
-
-    /** The hash of the queued waiters' entries: deadline, lease, timeout and channel per token. */
-    String waiters(String lockKey) {
-        return lockKey + WAITERS;
-    }
-
     /**
-     * The keys of lock {@code name} as the bytes sent, into {@code keys[0..2]}: its own ({@link #lock}), its queue's
-     * and its waiters' ({@link #queue}, {@link #waiters}), the name encoded once for all three.
+     * The keys of lock {@code name} as the bytes sent, into {@code keys[0..2]}, the name encoded once for all three:
+     * its own ({@link #lock}); its queue's, {@code <lock>:queue}, the list of waiter tokens, first come first served,
+     * that releases hand the lock to; and its waiters', {@code <lock>:waiters}, the hash of the queued waiters'
+     * entries (deadline, lease, timeout and channel per token).
      */
     void encodeWithQueue(String name, byte[][] keys) {
         byte[] lock = lock(name).getBytes(StandardCharsets.UTF_8);
         keys[0] = lock;
-        keys[1] = suffixed(lock, QUEUE_BYTES);
-        keys[2] = suffixed(lock, WAITERS_BYTES);
+        keys[1] = suffixed(lock, QUEUE);
+        keys[2] = suffixed(lock, WAITERS);
     }
 
     private static byte[] suffixed(byte[] key, byte[] suffix) {

@@ -25,17 +25,19 @@ class RedisKeysTest {
             keys.encodeWithQueue(name, sent);
             String lock = keys.lock(name);
             assertThat(sent).as(name).isDeepEqualTo(new byte[][] {lock.getBytes(StandardCharsets.UTF_8),
-                    keys.queue(lock).getBytes(StandardCharsets.UTF_8), keys.waiters(lock).getBytes(StandardCharsets.UTF_8)});
+                    (lock + ":queue").getBytes(StandardCharsets.UTF_8),
+                    (lock + ":waiters").getBytes(StandardCharsets.UTF_8)});
         }
     }
 
     @Test
     void theKeysOfOneLockShareOneNonEmptyHashTagWhateverTheName() {
         for (String name : List.of("plain", "}leading", "a}b", "{x}", "%7D", "}", "tail{", "{}")) {
-            String lock = keys.lock(name);
-            String tag = hashTag(lock);
+            byte[][] sent = new byte[3][];
+            keys.encodeWithQueue(name, sent);
+            String tag = hashTag(keys.lock(name));
             assertThat(tag).as(name).isNotEmpty();
-            assertThat(List.of(hashTag(keys.queue(lock)), hashTag(keys.waiters(lock)))).as(name).containsOnly(tag);
+            assertThat(List.of(hashTag(utf8(sent[1])), hashTag(utf8(sent[2])))).as(name).containsOnly(tag);
         }
     }
 
@@ -71,5 +73,9 @@ class RedisKeysTest {
         int open = key.indexOf('{');
         int close = open < 0 ? -1 : key.indexOf('}', open + 1);
         return close < 0 ? "" : key.substring(open + 1, close);
+    }
+
+    private static String utf8(byte[] key) {
+        return new String(key, StandardCharsets.UTF_8);
     }
 }
