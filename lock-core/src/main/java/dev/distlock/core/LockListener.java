@@ -30,7 +30,10 @@ public interface LockListener {
     default void onLost(LockEvent event) {
     }
 
-    /** Renewing a lease failed in the backend ({@code error}); the watchdog tries again next period. */
+    /**
+     * Renewing a lease failed in the backend ({@code error}); the watchdog tries again a tenth of the lease later
+     * (at most 1 s), until the hold's deadline.
+     */
     default void onRenewalFailed(LockEvent event) {
     }
 

@@ -92,7 +92,7 @@ public final class RedisLockRegistry extends StoreLockRegistry {
         }
 
         /**
-         * How long the last fencing token of a name is kept after the name was last acquired (default 1h,
+         * How long a freed name keeps its last fencing token after its release (default 1h,
          * between 1ms and 365 days). Each token is the larger of the kept one plus one and the Redis server
          * clock in microseconds, so tokens grow while it is kept, and after it is gone as long as the server
          * clock was not set back below an earlier token.

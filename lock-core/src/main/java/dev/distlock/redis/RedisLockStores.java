@@ -25,7 +25,7 @@ public final class RedisLockStores {
      * A store on one Redis server that never subscribes to hand-off notices.
      *
      * @param keyPrefix the prefix of every key (see {@link RedisLockRegistry.Builder#keyPrefix})
-     * @param fenceRetention how long a name's last fencing token is kept after its last acquisition
+     * @param fenceRetention how long a freed name keeps its last fencing token after its release
      */
     public static LockStore withoutNotices(RedisConnectionFactory connectionFactory, String keyPrefix,
             Duration fenceRetention) {

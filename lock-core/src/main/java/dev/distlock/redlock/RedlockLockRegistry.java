@@ -82,7 +82,7 @@ public final class RedlockLockRegistry extends StoreLockRegistry {
             return this;
         }
 
-        /** How long each server keeps a name's last fencing token after its last acquisition (default 1h). */
+        /** How long each server keeps a freed name's last fencing token after its release (default 1h). */
         public Builder fenceRetention(Duration retention) {
             Lease.checkedMillis(retention, "fenceRetention", false);
             this.fenceRetention = retention;

@@ -45,13 +45,14 @@ public class DistlockProperties {
     private Duration lease = Duration.ofSeconds(30);
 
     /**
-     * Whether the watchdog renews the lease every third of it while a lock is held. If false, locks without
-     * an explicit lease simply expire after distlock.lease.
+     * Whether the watchdog renews the lease every third of it while a lock is held. If false, @DistributedLock
+     * methods without a lease of their own get distlock.lease as a fixed lease that is never renewed (locks
+     * obtained from the registry directly stay renewed).
      */
     private boolean renewLease = true;
 
     /**
-     * How long a name's last fencing token is kept after the name was last acquired. Each token is the larger
+     * How long a freed name keeps its last fencing token after its release. Each token is the larger
      * of the kept one plus one and the Redis server clock in microseconds. From distlock.lease to 365 days.
      */
     private Duration fenceRetention = Duration.ofHours(1);
@@ -197,7 +198,7 @@ public class DistlockProperties {
         /**
          * Whether such a transaction asks Redis, right before it commits, whether the call's lock is still held, and
          * rolls back (failing with LockLostBeforeCommitException) if it is not. One Redis round trip per commit;
-         * thread-bound transaction managers (JDBC, JPA), not reactive ones.
+         * thread-bound (JDBC, JPA) and reactive (R2DBC, transactional operators) transactions alike.
          */
         private boolean rollbackOnLoss = true;
 

@@ -38,7 +38,7 @@ import java.util.concurrent.ConcurrentMap;
  * <tr><td>{@code distlock.release.failures}</td><td>counter</td><td>{@code lock}</td><td>releases that failed
  * in the backend; the key expires with its lease</td></tr>
  * <tr><td>{@code distlock.renewal.failures}</td><td>counter</td><td>{@code lock}</td><td>lease renewals that
- * failed in the backend; the watchdog tries again next period</td></tr>
+ * failed in the backend; the watchdog tries again a tenth of the lease later (at most 1 s)</td></tr>
  * </table>
  *
  * <p>The {@code lock} tag is the label the lock was obtained with ({@link LockEvent#label()}), or

@@ -51,7 +51,7 @@ final class LabelMeters {
         releaseFailures = counter(registry, DistlockMetrics.RELEASE_FAILURES, tags,
                 "Releases that failed in the backend; the key expires with its lease");
         renewalFailures = counter(registry, DistlockMetrics.RENEWAL_FAILURES, tags,
-                "Lease renewals that failed in the backend; retried at the next period");
+                "Lease renewals that failed in the backend; retried a tenth of the lease later (at most 1 s)");
         skipped = counter(registry, DistlockMetrics.SKIPPED, tags,
                 "@DistributedLock(onTimeout = SKIP) calls that did not run their method: the lock stayed busy");
         skipCounter = new Acquiring() {

@@ -225,7 +225,7 @@ class DistlockAutoConfigurationTests {
                     .as("description of %s", property.get("name")).isNotNull());
             assertThat(properties).filteredOn(property -> "distlock.fence-retention".equals(property.get("name")))
                     .singleElement().extracting(property -> (String) property.get("description"))
-                    .asString().contains("after the name was last acquired", "Redis server clock in microseconds");
+                    .asString().contains("after its release", "Redis server clock in microseconds");
         }
     }
 
