@@ -171,10 +171,22 @@ public interface LockRegistry {
      * Like {@link #executeLocked(String, Duration, LockedTask)} for a task without a result.
      */
     default void executeLocked(String name, Duration wait, Runnable task) {
-        executeLocked(name, wait, () -> {
+        executeLocked(name, wait, withoutResult(task));
+    }
+
+    /**
+     * Like {@link #executeLocked(Collection, Duration, LockedTask)} for a task without a result.
+     */
+    default void executeLocked(Collection<String> names, Duration wait, Runnable task) {
+        executeLocked(names, wait, withoutResult(task));
+    }
+
+    private static LockedTask<Void, RuntimeException> withoutResult(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        return () -> {
             task.run();
             return null;
-        });
+        };
     }
 
     private static void unlockAfterFailure(FencedLock lock, Throwable failure) {

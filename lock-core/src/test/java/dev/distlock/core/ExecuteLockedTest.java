@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.memory.InMemoryLockRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,25 @@ class ExecuteLockedTest {
         assertThat(value).isEqualTo(1);
         assertThat(counter).hasValue(2);
         assertThat(registry.obtain("counter").isLocked()).isFalse();
+    }
+
+    @Test
+    void severalNamesTakeAnExpressionLambdaForItsValueAndAStatementLambdaToJustRun() {
+        AtomicInteger counter = new AtomicInteger();
+        List<String> names = List.of("account:b", "account:a");
+
+        int value = registry.executeLocked(names, Duration.ZERO, () -> {
+            assertThat(registry.heldLocks()).extracting(HeldLock::name).containsExactlyInAnyOrder("account:a",
+                    "account:b");
+            return counter.incrementAndGet();
+        });
+        registry.executeLocked(names, Duration.ZERO, () -> {
+            counter.incrementAndGet();
+        });
+
+        assertThat(value).isEqualTo(1);
+        assertThat(counter).hasValue(2);
+        assertThat(registry.heldLocks()).isEmpty();
     }
 
     @Test
