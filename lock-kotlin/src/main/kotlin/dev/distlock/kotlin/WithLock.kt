@@ -28,8 +28,11 @@ import kotlinx.coroutines.withContext
  * finish before the lock is released. Cancelling the caller while it waits withdraws it from the queue; a hold
  * granted just as it was cancelled is released.
  *
- * Re-entrant by name within the coroutine: a `withLock` on a name the coroutine (or a parent) already holds runs
- * at once under that hold, failing with [LockLostException] if the hold was lost meanwhile.
+ * Re-entrant within the coroutine: a `withLock` on a lock the coroutine (or a parent) already holds through
+ * `withLock` (the same registry and name; for several names, the same set) runs at once under that hold, failing
+ * with [LockLostException] if the hold was lost meanwhile. A lock of another registry, or a set of names that only
+ * overlaps a held one, is taken anew: a name held through a set of names is not re-entered by a lock on that name
+ * alone, which waits for the set's hold to end.
  *
  * @param wait how long to wait for the lock; [Duration.INFINITE] for no limit, [Duration.ZERO] for one try
  * @param block the work, given the hold (its fencing token, [DetachedLock.extend], [DetachedLock.isHeld])
@@ -40,7 +43,7 @@ import kotlinx.coroutines.withContext
 suspend fun <T> FencedLock.withLock(wait: Duration, block: suspend CoroutineScope.(DetachedLock) -> T): T {
     require(!wait.isNegative()) { "Lock '${name()}': the wait must not be negative, was $wait" }
     val outer = currentCoroutineContext()[HeldLocks]
-    outer?.holdOf(name())?.let { held ->
+    outer?.holdOf(this)?.let { held ->
         if (!held.isHeld) {
             throw LockLostException(name(), "it was lost before this nested withLock re-entered it")
         }
@@ -48,7 +51,7 @@ suspend fun <T> FencedLock.withLock(wait: Duration, block: suspend CoroutineScop
     }
     val hold = acquire(wait) ?: throw LockTimeoutException(name(), wait.toJavaDuration())
     val result = try {
-        withContext(HeldLocks(outer, hold)) { block(hold) }
+        withContext(HeldLocks(outer, this, hold)) { block(hold) }
     } catch (failure: Throwable) {
         release(hold, failure)
         throw failure

@@ -144,6 +144,25 @@ class WithLockTest {
     }
 
     @Test
+    fun `a nested withLock on the same name of another registry takes that registry's lock`() {
+        val separateStore = InMemoryLockRegistry.builder().build()
+        try {
+            val lockedInside = runBlocking {
+                registry.withLock("shared-name", 1.seconds) {
+                    separateStore.withLock("shared-name", Duration.ZERO) {
+                        separateStore.obtain("shared-name").isLocked
+                    }
+                }
+            }
+
+            assertThat(lockedInside).`as`("the other registry's lock held inside").isTrue()
+            assertThat(separateStore.obtain("shared-name").isLocked).isFalse()
+        } finally {
+            separateStore.close()
+        }
+    }
+
+    @Test
     fun `child coroutines of the block finish before the lock is released`() {
         val childDone = CompletableDeferred<Boolean>()
         val lockedWhenChildEnded = runBlocking {
