@@ -20,19 +20,26 @@ import java.util.concurrent.CompletionStage;
  * }</pre>
  *
  * <p>The {@code ...Async} methods never block the caller: each completes its stage when the backend answered,
- * with the same outcome (or exception) as its blocking counterpart. On a store with an asynchronous client (Redis
- * through Lettuce with a shared connection, Spring Boot's default) no thread waits for the answer; on a blocking
- * one (Jedis, a pooled Lettuce factory, replica acknowledgement) the command runs on one of the registry's call
- * threads (16 at most). Stages complete on one of the registry's step threads (8 at most), never on the client's
- * own I/O threads: work chained with {@code thenRun} and the like runs there, and work that blocks belongs on an
- * executor of its own ({@code thenRunAsync(work, executor)}).
+ * with the same outcome (or exception, as it is, not wrapped) as its blocking counterpart; invalid arguments are
+ * thrown at once. On a store with an asynchronous client (Redis through Lettuce with a shared connection, Spring
+ * Boot's default) no thread waits for the answer; on a blocking one (Jedis, a pooled Lettuce factory) the command
+ * runs on one of the registry's call threads (16 at most), and a write that replicas must acknowledge waits on
+ * one of the store's own threads (8 at most). Stages complete on one of the registry's step threads (8 at most),
+ * never on the client's own I/O threads: work chained with {@code thenRun} and the like runs there, and work that
+ * blocks belongs on an executor of its own ({@code thenRunAsync(work, executor)}). A stage returned already
+ * complete (a hold released or lost already) runs chained work on the calling thread.
  */
 public interface DetachedLock {
 
     /** The lock's name. */
     String name();
 
-    /** The fencing token of this hold. */
+    /**
+     * The fencing token of this hold.
+     *
+     * @throws IllegalStateException for a hold of several names ({@link LockRegistry#obtainAll}), which has a token
+     *         per name: see {@link #fencingTokens()}
+     */
     long fencingToken();
 
     /** The fencing token of each name of this hold: one entry, or one per name of a lock on several names. */
@@ -66,8 +73,11 @@ public interface DetachedLock {
      * Sets the remaining lease of this hold to {@code lease}; a renewed hold is renewed to this length from
      * now on.
      *
+     * @throws IllegalArgumentException if {@code lease} is outside the bounds of {@link FencedLock#extend}
      * @throws IllegalMonitorStateException if it was released already
      * @throws LockLostException if the hold had expired or was taken over
+     * @throws LockBackendException if the backend failed: the hold is then trusted only for the shorter of its
+     *         old lease and {@code lease}
      */
     void extend(Duration lease);
 
@@ -88,6 +98,7 @@ public interface DetachedLock {
      * {@link Duration#ZERO} if the hold is lost.
      *
      * @throws IllegalMonitorStateException if it was released already
+     * @throws LockBackendException if the backend could not be asked
      */
     Duration remainingLease();
 

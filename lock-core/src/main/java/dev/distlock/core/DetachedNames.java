@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
@@ -91,8 +92,8 @@ final class DetachedNames implements DetachedLock {
     public CompletionStage<Duration> remainingLeaseAsync() {
         List<CompletableFuture<Duration>> each = new ArrayList<>(holds.size());
         holds.forEach(hold -> each.add(hold.remainingLeaseAsync().toCompletableFuture()));
-        return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)).thenApply(done -> each.stream()
-                .map(CompletableFuture::join).min(Duration::compareTo).orElseThrow());
+        return failingUnwrapped(CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)).thenApply(done -> each
+                .stream().map(CompletableFuture::join).min(Duration::compareTo).orElseThrow()));
     }
 
     @Override
@@ -114,7 +115,26 @@ final class DetachedNames implements DetachedLock {
     private CompletionStage<Void> all(Function<DetachedLock, CompletionStage<Void>> action) {
         List<CompletableFuture<Void>> each = new ArrayList<>(holds.size());
         holds.forEach(hold -> each.add(action.apply(hold).toCompletableFuture()));
-        return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new));
+        return failingUnwrapped(CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)));
+    }
+
+    /** {@code stage}'s outcome, its failure as a name's own call failed (not wrapped in a CompletionException). */
+    private static <T> CompletionStage<T> failingUnwrapped(CompletableFuture<T> stage) {
+        CompletableFuture<T> done = new CompletableFuture<>();
+        stage.whenComplete((value, failure) -> {
+            if (failure == null) {
+                done.complete(value);
+            } else {
+                done.completeExceptionally(unwrapped(failure));
+            }
+        });
+        return done;
+    }
+
+    /** The failure a stage completed with, without the {@link CompletionException} that may wrap it. */
+    static Throwable unwrapped(Throwable failure) {
+        return failure instanceof CompletionException wrapped && wrapped.getCause() != null ? wrapped.getCause()
+                : failure;
     }
 
     @Override

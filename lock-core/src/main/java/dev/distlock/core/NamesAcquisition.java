@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -68,8 +67,7 @@ final class NamesAcquisition {
         step.whenComplete((hold, failure) -> {
             if (failure != null) {
                 DetachedNames.giveBack(held);
-                result.completeExceptionally(failure instanceof CompletionException wrapped
-                        && wrapped.getCause() != null ? wrapped.getCause() : failure);
+                result.completeExceptionally(DetachedNames.unwrapped(failure));
             } else if (hold == null) {
                 DetachedNames.giveBack(held);
                 result.complete(null);

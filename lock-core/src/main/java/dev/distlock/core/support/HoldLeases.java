@@ -83,9 +83,25 @@ final class HoldLeases {
         verified(hold, remainingLease(hold));
     }
 
-    /** {@link #verify} without waiting: the stage fails with the same exception, on a step thread. */
+    /**
+     * {@link #verify} without waiting: the stage fails with the same exception (not wrapped in a
+     * {@link java.util.concurrent.CompletionException}), on a step thread.
+     */
     CompletionStage<Void> verifyAsync(Hold hold) {
-        return remainingLeaseAsync(hold).thenAccept(remaining -> verified(hold, remaining));
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        remainingLeaseAsync(hold).whenComplete((remaining, failure) -> {
+            if (failure != null) {
+                done.completeExceptionally(StoreCalls.unwrapped(failure));
+                return;
+            }
+            try {
+                verified(hold, remaining);
+                done.complete(null);
+            } catch (RuntimeException lost) {
+                done.completeExceptionally(lost);
+            }
+        });
+        return done;
     }
 
     private void verified(Hold hold, Duration remaining) {
