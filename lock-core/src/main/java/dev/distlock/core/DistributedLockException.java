@@ -9,11 +9,13 @@ public class DistributedLockException extends RuntimeException {
 
     private final String lockName;
 
+    /** A failure about lock {@code lockName}, with its message and cause. */
     public DistributedLockException(String lockName, String message, Throwable cause) {
         super(message, cause);
         this.lockName = lockName;
     }
 
+    /** A failure about lock {@code lockName}, with its message. */
     public DistributedLockException(String lockName, String message) {
         this(lockName, message, null);
     }

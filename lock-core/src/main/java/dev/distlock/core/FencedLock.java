@@ -13,8 +13,13 @@ import java.util.concurrent.locks.Lock;
  * <p>It behaves like a {@link java.util.concurrent.locks.ReentrantLock} shared by every process that uses
  * the same backend: a hold belongs to the thread that acquired it, the same thread may acquire it again
  * (only the last {@link #unlock()} releases it in the backend), and another thread's {@code unlock()} is an
- * {@link IllegalMonitorStateException}. Every acquisition gets a {@linkplain #fencingToken() fencing token}
- * larger than any earlier one for the same name.
+ * {@link IllegalMonitorStateException}. Every new hold (not a re-entry) gets a {@linkplain #fencingToken() fencing
+ * token} larger than the earlier ones for the same name, as long as the backend keeps the last token or its clock
+ * is not set back below it (see the registry's {@code fenceRetention}).
+ *
+ * <p>Every acquiring method also throws {@link IllegalStateException} if the registry is closed, or closes while
+ * the call waits, and {@link LockLostException} if the current thread already holds this lock and that hold was
+ * found lost (re-entry is refused; call {@link #unlock()}).
  *
  * <p>A hold can be <em>lost</em>: its lease expired, or someone deleted or overwrote the key. The holder
  * learns of it from the watchdog (listeners are told at once, {@link #isHeldByCurrentThread()} turns false)
@@ -37,9 +42,12 @@ public interface FencedLock extends Lock {
      * Acquires the lock, waiting at most {@code wait}.
      *
      * @param wait how long to wait; {@link Duration#ZERO} (or negative) means exactly one try
-     * @return whether the current thread now holds the lock
-     * @throws InterruptedException if interrupted while waiting; the lock is then not held
-     * @throws LockBackendException if the backend failed; bounded by the wait plus one command timeout
+     * @return whether the current thread now holds the lock; {@code false} also when only transient backend
+     *         errors (a refused connection, a failover) met the tries after one of them had found the lock held
+     * @throws InterruptedException if the thread is interrupted on entry or while waiting; no new hold is taken
+     *         (holds the thread already had are kept)
+     * @throws LockBackendException if the backend failed permanently, or transiently through the whole wait with
+     *         no try finding the lock held; bounded by the wait plus one command timeout
      */
     boolean tryLock(Duration wait) throws InterruptedException;
 
@@ -62,12 +70,18 @@ public interface FencedLock extends Lock {
 
     /**
      * Waits as long as it takes to acquire the lock. An interrupt does not stop the wait; the thread's
-     * interrupt flag is set again when this returns.
+     * interrupt flag is set again when this returns. Transient backend errors are retried.
+     *
+     * @throws LockBackendException if the backend failed permanently (a refused command, a wrong key type)
      */
     @Override
     void lock();
 
-    /** Waits as long as it takes to acquire the lock, unless interrupted. */
+    /**
+     * Waits as long as it takes to acquire the lock, unless interrupted. Transient backend errors are retried.
+     *
+     * @throws LockBackendException if the backend failed permanently (a refused command, a wrong key type)
+     */
     @Override
     void lockInterruptibly() throws InterruptedException;
 
@@ -105,8 +119,8 @@ public interface FencedLock extends Lock {
     int holdCount();
 
     /**
-     * The fencing token of the current thread's hold: larger than every token issued for this name before.
-     * Pass it to the resource the lock protects, which rejects writes carrying a token older than one it saw.
+     * The fencing token of the current thread's hold: larger than the tokens of earlier holds of this name (see
+     * the class comment for what that rests on). Pass it to the resource the lock protects, which rejects writes carrying a token older than one it saw.
      *
      * @throws IllegalMonitorStateException if the current thread does not hold the lock
      */
@@ -114,7 +128,7 @@ public interface FencedLock extends Lock {
 
     /**
      * The fencing token of each name the current thread holds through this lock: one entry for a lock on one name,
-     * one per name, in their canonical order, for a lock on several ({@link LockRegistry#obtainAll}).
+     * one per name, in their canonical (sorted) order, for a lock on several ({@link LockRegistry#obtainAll}).
      *
      * @throws IllegalMonitorStateException if the current thread does not hold the lock
      */
@@ -126,8 +140,12 @@ public interface FencedLock extends Lock {
      * Sets the remaining lease of the current thread's hold to {@code lease}; a renewed hold is renewed to
      * this length from now on.
      *
+     * @throws IllegalArgumentException if {@code lease} is outside {@link Lease#MIN} ({@link Lease#MIN_RENEWED} for a
+     *         renewed hold) to {@link Lease#MAX}
      * @throws IllegalMonitorStateException if the current thread does not hold the lock
      * @throws LockLostException if the hold had expired or was taken over
+     * @throws LockBackendException if the backend failed (or too few replicas acknowledged): the extend may have
+     *         run, so the hold is trusted only for the shorter of its old lease and {@code lease}
      */
     void extend(Duration lease);
 
@@ -137,6 +155,7 @@ public interface FencedLock extends Lock {
      * less the drift margin); {@link Duration#ZERO} if the hold is lost.
      *
      * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     * @throws LockBackendException if the backend could not be asked
      */
     Duration remainingLease();
 

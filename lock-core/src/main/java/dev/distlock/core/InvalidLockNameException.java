@@ -5,6 +5,7 @@ public class InvalidLockNameException extends DistributedLockException {
 
     private static final long serialVersionUID = 1L;
 
+    /** {@code lockName} cannot name a lock; {@code problem} says why (e.g. that it is empty or too long). */
     public InvalidLockNameException(String lockName, String problem) {
         super(lockName, "Invalid lock name '" + abbreviate(lockName) + "': " + problem);
     }

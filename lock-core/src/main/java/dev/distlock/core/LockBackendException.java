@@ -9,6 +9,10 @@ public class LockBackendException extends DistributedLockException {
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * The backend failed while it ran {@code operation} (e.g. "acquire") on lock {@code lockName}; {@code cause} is
+     * what the client reported, with the server's own words.
+     */
     public LockBackendException(String lockName, String operation, Throwable cause) {
         super(lockName, "Lock '" + lockName + "': could not " + operation + ": " + innermostMessage(cause), cause);
     }

@@ -9,7 +9,8 @@ import java.time.Duration;
  * @param label the label the lock was obtained with (e.g. the annotated method), or {@code null}; unlike
  *        the name it comes from a small fixed set, so it suits metric tags
  * @param fencingToken the hold's fencing token, or 0 when there is no hold (acquire failures)
- * @param elapsed time waited (acquired, acquire failed) or held (released, lost); zero otherwise
+ * @param elapsed time waited (acquired, acquire failed; acquire retrying: the wait so far) or held (released, lost,
+ *        renewal failed, release failed)
  * @param error the failure, if the event is one; {@code null} for a plain timeout
  */
 public record LockEvent(String lockName, String label, long fencingToken, Duration elapsed, Throwable error) {

@@ -8,6 +8,7 @@ public class LockInterruptedException extends DistributedLockException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The thread was interrupted while it waited for lock {@code lockName}. */
     public LockInterruptedException(String lockName, InterruptedException cause) {
         super(lockName, "Interrupted while waiting for lock '" + lockName + "'", cause);
     }

@@ -2,9 +2,11 @@ package dev.distlock.core;
 
 /**
  * Told what happens to the holds of a registry: register one with the registry's builder to feed metrics,
- * logs or the code that must stop when its lock is lost. Calls come from the thread that acquired or
- * released, or from the watchdog thread for losses and renewal failures found by renewal; they must be
- * quick and must not block. An exception thrown by a listener is logged and otherwise ignored.
+ * logs or the code that must stop when its lock is lost. Calls come from the thread that acquired or released
+ * (blocking calls); from the registry's step threads ({@code distlock-async-*}, 8 at most) for non-blocking calls
+ * and for the answers to renewals; from its timer thread for passed deadlines and renewal timeouts; and from any
+ * thread that finds a loss while it reads a hold's lease, verifies it or re-enters it. They must be quick and must
+ * not block. An exception thrown by a listener is logged and otherwise ignored.
  */
 public interface LockListener {
 
@@ -14,7 +16,8 @@ public interface LockListener {
 
     /**
      * An acquire call gave up without the lock; {@code elapsed} is the wait, {@code error} the backend
-     * failure or the {@link InterruptedException}, or {@code null} for a timeout.
+     * failure, the {@link InterruptedException} or the {@link IllegalStateException} of a closed registry, or
+     * {@code null} for a timeout or a cancelled non-blocking acquisition.
      */
     default void onAcquireFailed(LockEvent event) {
     }
@@ -24,8 +27,8 @@ public interface LockListener {
     }
 
     /**
-     * A hold was found lost (expired, deleted or taken over) by renewal, extend or release; reported once
-     * per hold. {@code elapsed} is the time from acquisition to detection.
+     * A hold was found lost (expired, deleted or taken over) by renewal, extend, release, its passed deadline, a
+     * read of its lease or a verification; reported once per hold. {@code elapsed} is the time from acquisition to detection.
      */
     default void onLost(LockEvent event) {
     }

@@ -11,6 +11,7 @@ public class LockLostException extends DistributedLockException {
 
     private final String reason;
 
+    /** A hold of lock {@code lockName} was lost, found without more detail. */
     public LockLostException(String lockName) {
         this(lockName, "the backend no longer holds it under this owner's token (it was deleted or overwritten)");
     }

@@ -95,6 +95,8 @@ public interface LockRegistry {
     /**
      * The locks this registry holds now, with their remaining leases (one backend call per hold): for
      * monitoring, not for deciding anything.
+     *
+     * @throws LockBackendException if reading a hold's lease failed (no list is returned then)
      */
     List<HeldLock> heldLocks();
 
@@ -119,6 +121,9 @@ public interface LockRegistry {
      * @throws LockInterruptedException if the thread was interrupted while waiting; the task did not run
      *         and the thread's interrupt flag is set again
      * @throws LockLostException if the task ran but the lock expired or was taken before it was released
+     * @throws LockBackendException if the backend failed: permanently, or transiently through the whole wait (the
+     *         task did not run), or in the release after the task ran
+     * @throws IllegalStateException if the registry is closed, or closes while the call waits
      * @throws E whatever the task throws
      */
     default <T, E extends Throwable> T executeLocked(String name, Duration wait, LockedTask<T, E> task) throws E {

@@ -9,6 +9,7 @@ public class LockTimeoutException extends DistributedLockException {
 
     private final Duration waited;
 
+    /** Lock {@code lockName} was not acquired within {@code waited}. */
     public LockTimeoutException(String lockName, Duration waited) {
         this(lockName, waited, "Lock '" + lockName + "' could not be acquired within " + waited + ": it stayed held "
                 + "by other owners");

@@ -22,13 +22,14 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * <p>A lock named {@code n} is the key {@code <prefix>:{n}}. Its value holds the owner token of the current hold
  * and its fencing token; a release leaves it in place, marked free, with the last fencing token (kept for
  * {@code fenceRetention}, so the next token is larger whatever the clock says). Only while some process waits,
- * {@code <prefix>:{n}:queue} and {@code <prefix>:{n}:waiters} hold the waiters, first come first served. All
+ * {@code <prefix>:{n}:queue} and {@code <prefix>:{n}:waiters} hold the waiters, first come first served. All three
  * share the hash tag, so they sit in one Redis Cluster slot. Inside the tag {@code %} and {@code }} are
  * written {@code %25} and {@code %7D}. Names may hold any character, up to {@value LockNames#MAX_LENGTH}
  * of them.
  *
- * <p>An uncontended lock and unlock costs two round trips and seven Redis commands: one call to acquire
- * ({@code TIME}, {@code SET NX PX GET}, and a {@code SET} when the freed lock kept its last token), one to release
+ * <p>An uncontended lock and unlock costs two round trips and seven Redis commands on Redis 7 and Valkey (eight on
+ * 6.x for a name freed before): one call to acquire ({@code TIME}, {@code SET NX PX GET}, then a {@code SET} when
+ * the freed lock kept its last token or an {@code EXISTS} of the queue for a name without a key), one to release
  * ({@code GET} to compare, {@code SET} to free). On Redis 7 and Valkey over a shared Lettuce connection they are
  * functions of one library ({@code FCALL}), elsewhere scripts ({@code EVALSHA}). A
  * release with waiters queued hands the lock to the first of them and tells its process on that registry's

@@ -36,7 +36,10 @@ import kotlinx.coroutines.withContext
  *
  * @param wait how long to wait for the lock; [Duration.INFINITE] for no limit, [Duration.ZERO] for one try
  * @param block the work, given the hold (its fencing token, [DetachedLock.extend], [DetachedLock.isHeld])
+ * @throws IllegalArgumentException if [wait] is negative
  * @throws LockTimeoutException if the lock was not acquired within [wait]; the block did not run
+ * @throws dev.distlock.core.LockBackendException if the backend failed: permanently, or transiently through the
+ *   whole wait (the block did not run), or in the release after the block ran
  * @throws LockLostException if the block ran but the lock was lost before it was released (after the block's own
  *   failure, as a suppressed exception of it)
  */
