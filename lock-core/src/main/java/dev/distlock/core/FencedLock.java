@@ -120,7 +120,8 @@ public interface FencedLock extends Lock {
 
     /**
      * The fencing token of the current thread's hold: larger than the tokens of earlier holds of this name (see
-     * the class comment for what that rests on). Pass it to the resource the lock protects, which rejects writes carrying a token older than one it saw.
+     * the class comment for what that rests on). Pass it to the resource the lock protects, which rejects writes
+     * carrying a token older than one it saw.
      *
      * @throws IllegalMonitorStateException if the current thread does not hold the lock
      */

@@ -28,7 +28,8 @@ public interface LockListener {
 
     /**
      * A hold was found lost (expired, deleted or taken over) by renewal, extend, release, its passed deadline, a
-     * read of its lease or a verification; reported once per hold. {@code elapsed} is the time from acquisition to detection.
+     * read of its lease or a verification; reported once per hold. {@code elapsed} is the time from acquisition to
+     * detection.
      */
     default void onLost(LockEvent event) {
     }

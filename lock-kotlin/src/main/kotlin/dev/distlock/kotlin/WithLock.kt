@@ -31,8 +31,9 @@ import kotlinx.coroutines.withContext
  * Re-entrant within the coroutine: a `withLock` on a lock the coroutine (or a parent) already holds through
  * `withLock` (the same registry and name; for several names, the same set) runs at once under that hold, failing
  * with [LockLostException] if the hold was lost meanwhile. A lock of another registry, or a set of names that only
- * overlaps a held one, is taken anew: a name held through a set of names is not re-entered by a lock on that name
- * alone, which waits for the set's hold to end.
+ * overlaps a held one, is taken anew: nested in a hold of a set of names, a `withLock` on one of those names alone
+ * waits for that very hold, so it fails with [LockTimeoutException] when its wait runs out (and never returns
+ * with [Duration.INFINITE]).
  *
  * @param wait how long to wait for the lock; [Duration.INFINITE] for no limit, [Duration.ZERO] for one try
  * @param block the work, given the hold (its fencing token, [DetachedLock.extend], [DetachedLock.isHeld])
