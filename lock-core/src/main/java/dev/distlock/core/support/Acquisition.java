@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Every way out without the lock leaves nothing behind: a try whose reply was lost (a failure, a timeout, an
  * interrupt during the call) may have queued the token or even taken the lock, so the token is abandoned in the
  * background ({@link Cleanup}) and never used again; an uninterruptible {@code lock()} then starts over with a new
- * token. Store calls run with the interrupt flag cleared, so an interrupt breaks a wait, never a command in flight.
+ * token. A blocking caller's tries go out on its own thread, so an interrupt reaches a try in flight too: that try
+ * counts as unanswered and is cleaned up like a lost reply.
  */
 final class Acquisition extends StepMachine implements StepRunners.Awaited, NameGate.Caller {
 
