@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
@@ -18,6 +19,8 @@ import org.springframework.expression.ExpressionParser;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
 import org.springframework.expression.spel.support.StandardTypeLocator;
+import org.springframework.util.ObjectUtils;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * Parses lock names that are SpEL and evaluates them per call. Parsing happens once per operation (the
@@ -61,12 +64,22 @@ final class LockKeyEvaluator {
         return parameterNames.getParameterNames(method);
     }
 
+    /** Whether a class's {@code toString()} is {@link Object}'s: a name made of it would differ on every call. */
+    private static final ClassValue<Boolean> IDENTITY_TEXT = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return ReflectionUtils.findMethod(type, "toString").getDeclaringClass() == Object.class;
+        }
+    };
+
     /**
      * The names of one call of an operation whose name is SpEL: one name, or several when the expression gives a
-     * collection or an array (e.g. {@code {'account:' + #from, 'account:' + #to}}), each a string or turned into one.
+     * collection or an array (e.g. {@code {'account:' + #from, 'account:' + #to}}), each a string or turned into one
+     * with its {@code toString()}.
      *
-     * @throws LockKeyEvaluationException if the expression throws, or gives {@code null}, no name, a blank string or
-     *         no valid lock name (see {@link LockNames#validate})
+     * @throws LockKeyEvaluationException if the expression throws, or gives {@code null}, no name, a blank string, no
+     *         valid lock name (see {@link LockNames#validate}), an {@link Optional}, or a value whose class has no
+     *         {@code toString()} of its own (its text would be its identity, a new lock on every call)
      */
     List<String> evaluate(LockOperation operation, Object[] args, Object target) {
         Method method = operation.method();
@@ -79,8 +92,8 @@ final class LockKeyEvaluator {
         } catch (RuntimeException ex) {
             throw failure(operation, "failed: " + ex.getMessage(), ex);
         }
-        if (value instanceof Object[] array) {
-            value = Arrays.asList(array);
+        if (value != null && value.getClass().isArray()) {
+            value = Arrays.asList(ObjectUtils.toObjectArray(value));
         }
         if (!(value instanceof Collection<?> several)) {
             return List.of(name(operation, value, ""));
@@ -100,6 +113,15 @@ final class LockKeyEvaluator {
     private static String name(LockOperation operation, Object value, String where) {
         if (value == null) {
             throw failure(operation, "evaluated to null" + where, null);
+        }
+        if (value instanceof Optional<?>) {
+            throw failure(operation, "evaluated to an Optional" + where + ": unwrap it in the expression (e.g. "
+                    + "#param.orElseThrow())", null);
+        }
+        if (!(value instanceof CharSequence) && IDENTITY_TEXT.get(value.getClass())) {
+            throw failure(operation, "evaluated to a " + value.getClass().getName() + where + ", whose toString() is "
+                    + "Object's (its identity, another lock on every call): name a property of it, or give the class "
+                    + "a toString() of its own", null);
         }
         String name = value.toString();
         if (name.isBlank()) {

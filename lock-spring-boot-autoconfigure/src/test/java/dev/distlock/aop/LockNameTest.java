@@ -144,6 +144,26 @@ class LockNameTest {
     }
 
     @Test
+    void aKeyWhoseTextWouldBeItsIdentityFailsTheCallInsteadOfLockingANewNameEachTime() {
+        int before = orders.invocations();
+
+        assertThatThrownBy(() -> orders.byObject(new Object())).isInstanceOf(LockKeyEvaluationException.class)
+                .hasMessageContaining("Orders.byObject").hasMessageContaining("'#ticket'")
+                .hasMessageContaining("java.lang.Object").hasMessageContaining("toString() is Object's");
+        assertThatThrownBy(() -> orders.byObject(java.util.Optional.of("A-1")))
+                .isInstanceOf(LockKeyEvaluationException.class).hasMessageContaining("an Optional");
+        assertThat(orders.invocations()).isEqualTo(before);
+        // a record, an enum and a number each say what they are
+        assertThat(orders.byObject(new Customer("ann")).key()).isEqualTo("Customer[name=ann]");
+        assertThat(orders.byObject(java.time.DayOfWeek.MONDAY).key()).isEqualTo("MONDAY");
+    }
+
+    @Test
+    void anArrayOfPrimitivesIsSeveralNamesLikeAnArrayOfObjects() {
+        assertThat(orders.heldByIds(new long[] {7, 3})).extracting(HeldLock::name).containsExactlyInAnyOrder("3", "7");
+    }
+
+    @Test
     void aBlankKeyFailsTheCall() {
         int before = orders.invocations();
 
@@ -244,6 +264,17 @@ class LockNameTest {
         @DistributedLock(name = "#name")
         public LockContext byName(String name) {
             return current();
+        }
+
+        @DistributedLock(name = "#ticket")
+        public LockContext byObject(Object ticket) {
+            return current();
+        }
+
+        @DistributedLock(name = "#ids")
+        public List<HeldLock> heldByIds(long[] ids) {
+            invocations.incrementAndGet();
+            return registry.heldLocks();
         }
 
         @DistributedLock(name = "#p0 + '/' + #a1")
