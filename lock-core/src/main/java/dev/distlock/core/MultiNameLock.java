@@ -54,7 +54,7 @@ final class MultiNameLock implements FencedLock {
 
     @Override
     public boolean tryLock(Duration wait) throws InterruptedException {
-        long deadline = System.nanoTime() + Math.min(Math.max(0, wait.toNanos()), FOREVER_NANOS);
+        long deadline = System.nanoTime() + waitNanos(wait);
         List<FencedLock> held = new ArrayList<>(locks.size());
         try {
             for (FencedLock lock : locks) {
@@ -181,9 +181,14 @@ final class MultiNameLock implements FencedLock {
         return new DetachedNames(name, locks.stream().map(FencedLock::detach).toList());
     }
 
+    /** {@code wait} in nanoseconds, between 0 and a century (a longer wait, up to {@code Duration}'s largest, too). */
+    private static long waitNanos(Duration wait) {
+        return wait.compareTo(Duration.ofNanos(FOREVER_NANOS)) > 0 ? FOREVER_NANOS : Math.max(0, wait.toNanos());
+    }
+
     @Override
     public CompletionStage<DetachedLock> tryLockAsync(Duration wait) {
-        long deadline = System.nanoTime() + Math.min(Math.max(0, wait.toNanos()), FOREVER_NANOS);
+        long deadline = System.nanoTime() + waitNanos(wait);
         return new NamesAcquisition(name, locks, deadline, false).start();
     }
 

@@ -7,8 +7,11 @@ import dev.distlock.core.support.StoreLockRegistry;
 import dev.distlock.redis.RedisLockStores;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -69,6 +72,11 @@ public final class RedlockLockRegistry extends StoreLockRegistry {
                         + "least 3 (typically 3 or 5), got " + nodes.size());
             }
             nodes.forEach(node -> Objects.requireNonNull(node, "node"));
+            Set<RedisConnectionFactory> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+            if (!nodes.stream().allMatch(distinct::add)) {
+                throw new IllegalArgumentException("Redlock needs independent Redis servers, but one connection "
+                        + "factory is given more than once: a majority of the nodes could be a single server");
+            }
             this.nodes = new ArrayList<>(nodes);
         }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.distlock.memory.InMemoryLockRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -50,6 +51,21 @@ class ExecuteLockedTest {
         assertThat(value).isEqualTo(1);
         assertThat(counter).hasValue(2);
         assertThat(registry.heldLocks()).isEmpty();
+    }
+
+    @Test
+    void aWaitTooLongForNanosecondsIsAWaitWithoutLimitForOneNameAndForSeveral() throws Exception {
+        Duration endless = Duration.ofMillis(Long.MAX_VALUE);
+        FencedLock one = registry.obtain("endless");
+        FencedLock several = registry.obtainAll(List.of("endless:b", "endless:a"));
+
+        assertThat(one.tryLock(endless)).isTrue();
+        one.unlock();
+        assertThat(several.tryLock(endless)).isTrue();
+        several.unlock();
+        DetachedLock held = several.tryLockAsync(endless).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        assertThat(held).isNotNull();
+        held.unlock();
     }
 
     @Test

@@ -31,7 +31,11 @@ final class LockDurations {
         String value = text.trim();
         Matcher simple = SIMPLE.matcher(value);
         if (simple.matches()) {
-            return Duration.of(Long.parseLong(simple.group(1)), unit(simple.group(2), text));
+            try {
+                return Duration.of(Long.parseLong(simple.group(1)), unit(simple.group(2), text));
+            } catch (ArithmeticException tooLong) {
+                throw new IllegalArgumentException("'" + text + "' is longer than a duration can be", tooLong);
+            }
         }
         if (ISO_8601.matcher(value).matches()) {
             try {

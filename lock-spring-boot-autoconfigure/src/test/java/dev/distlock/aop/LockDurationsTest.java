@@ -24,5 +24,9 @@ class LockDurationsTest {
         assertThatThrownBy(() -> LockDurations.parse("5w")).hasMessageContaining("unknown unit 'w'");
         assertThatThrownBy(() -> LockDurations.parse("PT5X")).hasMessageContaining("not an ISO-8601 duration");
         assertThatThrownBy(() -> LockDurations.parse("")).hasMessageContaining("is not a duration");
+        assertThatThrownBy(() -> LockDurations.parse("999999999999999d")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("longer than a duration can be");
+        assertThatThrownBy(() -> LockDurations.parse("99999999999999999999s"))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }
