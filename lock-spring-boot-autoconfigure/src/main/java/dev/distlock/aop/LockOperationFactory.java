@@ -83,6 +83,12 @@ final class LockOperationFactory {
         } catch (IllegalArgumentException unsupported) {
             report.add(unsupported.getMessage());
         }
+        if (handler != null && annotation.onTimeout() == DistributedLock.TimeoutAction.SKIP
+                && ReturnHandlers.skippedCallBreaksKotlinNullSafety(method, handler)) {
+            report.add("onTimeout = SKIP returns null when the lock stays busy, but the function's return type is not "
+                    + "nullable, so its caller would fail later with a NullPointerException; allowed: a nullable "
+                    + "return type (T?), Unit, or onTimeout = FAIL");
+        }
         if (!problems.isEmpty()) {
             return new LockOperation(method, targetClass, description, name, null, null, beans, null, null, null,
                     label(annotation, name, expression, targetClass, method), annotation.onTimeout(), null,

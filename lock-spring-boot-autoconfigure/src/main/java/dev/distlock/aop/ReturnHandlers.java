@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import org.springframework.core.KotlinDetector;
+import org.springframework.core.MethodParameter;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.util.ClassUtils;
 
@@ -81,6 +82,26 @@ final class ReturnHandlers {
                     + "reactive types only Mono and Flux are (with reactor-core on the classpath)");
         }
         return new BlockingReturnHandler(type);
+    }
+
+    /**
+     * Whether a skipped call of {@code method} ({@code onTimeout = SKIP}), which returns {@code null} (a suspend
+     * function: completes with it), hands that to a Kotlin caller whose declared return type is not nullable. Known
+     * only with kotlin-reflect (which Spring also needs for suspend functions behind a proxy); false without it.
+     */
+    static boolean skippedCallBreaksKotlinNullSafety(Method method, ReturnHandler handler) {
+        if (!KotlinDetector.isKotlinReflectPresent() || !KotlinDetector.isKotlinType(method.getDeclaringClass())) {
+            return false;
+        }
+        boolean suspending = KotlinDetector.isSuspendingFunction(method);
+        if (!suspending && (!(handler instanceof BlockingReturnHandler) || method.getReturnType().isPrimitive()
+                || BlockingReturnHandler.nothing(method.getReturnType()) != null)) {
+            return false; // an empty Mono, Flux or stage, a primitive's zero, Optional.empty(): none is null
+        }
+        MethodParameter returned = MethodParameter.forExecutable(method, -1);
+        Class<?> type = returned.getParameterType();
+        boolean nothingReturned = type == void.class || type == Void.class || type.getName().equals("kotlin.Unit");
+        return !nothingReturned && !returned.isOptional();
     }
 
     private static boolean isKotlinFlow(Class<?> type) {
