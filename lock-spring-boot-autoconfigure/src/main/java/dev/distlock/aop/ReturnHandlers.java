@@ -94,7 +94,7 @@ final class ReturnHandlers {
             return false;
         }
         boolean suspending = KotlinDetector.isSuspendingFunction(method);
-        if (!suspending && (!(handler instanceof BlockingReturnHandler) || method.getReturnType().isPrimitive()
+        if (!suspending && (!(handler instanceof BlockingReturnHandler)
                 || BlockingReturnHandler.nothing(method.getReturnType()) != null)) {
             return false; // an empty Mono, Flux or stage, a primitive's zero, Optional.empty(): none is null
         }
