@@ -12,6 +12,9 @@ import java.time.Duration;
 /** The launcher's own connection to the Redis the instances use: to check it answers and to tidy up. */
 final class DemoRedis implements AutoCloseable {
 
+    /** Where the demo looks for Redis when nothing names one, as Spring Boot does. */
+    static final int DEFAULT_PORT = 6379;
+
     private static final Duration TIMEOUT = Duration.ofSeconds(3);
 
     private final String address;
@@ -31,7 +34,12 @@ final class DemoRedis implements AutoCloseable {
      * @throws RedisUnavailableException if it does not
      */
     static DemoRedis connect(DemoSettings settings) {
-        RedisURI uri = uriOf(settings);
+        return connect(settings, DEFAULT_PORT);
+    }
+
+    /** {@link #connect(DemoSettings)}, on {@code defaultPort} of localhost when the settings name no Redis. */
+    static DemoRedis connect(DemoSettings settings, int defaultPort) {
+        RedisURI uri = uriOf(settings, defaultPort);
         String address = uri.getHost() + ":" + uri.getPort();
         RedisClient client = RedisClient.create(uri);
         try {
@@ -44,10 +52,10 @@ final class DemoRedis implements AutoCloseable {
         }
     }
 
-    private static RedisURI uriOf(DemoSettings settings) {
+    private static RedisURI uriOf(DemoSettings settings, int defaultPort) {
         String url = settings.redis("url", null);
-        RedisURI uri = url != null ? RedisURI.create(url)
-                : RedisURI.create(settings.redis("host", "localhost"), Integer.parseInt(settings.redis("port", "6379")));
+        RedisURI uri = url != null ? RedisURI.create(url) : RedisURI.create(settings.redis("host", "localhost"),
+                Integer.parseInt(settings.redis("port", Integer.toString(defaultPort))));
         String password = settings.redis("password", null);
         if (password != null) {
             uri.setAuthentication(settings.redis("username", null), password);

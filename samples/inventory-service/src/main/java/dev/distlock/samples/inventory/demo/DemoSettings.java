@@ -47,6 +47,22 @@ public record DemoSettings(int instances, int threads, int operations, int skus,
         return value != null ? value : fallback;
     }
 
+    /**
+     * Whether the settings name a Redis ({@code url}, {@code host} or {@code port}, as a system property or
+     * environment variable): then the demo uses that one or none, and starts no Redis of its own.
+     */
+    boolean namesRedis() {
+        return redis("url", null) != null || redis("host", null) != null || redis("port", null) != null;
+    }
+
+    /** These settings on the Redis at {@code 127.0.0.1:port} instead. */
+    DemoSettings onLocalRedis(int port) {
+        Map<String, String> local = new TreeMap<>(redis);
+        local.put(REDIS_PREFIX + "host", "127.0.0.1");
+        local.put(REDIS_PREFIX + "port", Integer.toString(port));
+        return new DemoSettings(instances, threads, operations, skus, local);
+    }
+
     /** Reservations made by all instances in one round. */
     long operationsPerRound() {
         return (long) instances * operations;

@@ -2,7 +2,9 @@ package dev.distlock.samples.inventory.demo;
 
 import dev.distlock.samples.inventory.InventoryService;
 import dev.distlock.samples.inventory.demo.DemoRedis.RedisUnavailableException;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -26,10 +28,17 @@ public final class InventoryDemo {
 
     private final DemoSettings settings;
     private final PrintStream out;
+    private final int defaultPort;
 
     public InventoryDemo(DemoSettings settings, PrintStream out) {
+        this(settings, out, DemoRedis.DEFAULT_PORT);
+    }
+
+    /** A demo that looks for Redis on {@code defaultPort} of localhost when the settings name none. */
+    InventoryDemo(DemoSettings settings, PrintStream out, int defaultPort) {
         this.settings = settings;
         this.out = out;
+        this.defaultPort = defaultPort;
     }
 
     public static void main(String[] args) throws Exception {
@@ -46,20 +55,52 @@ public final class InventoryDemo {
     }
 
     /**
-     * Runs both rounds and prints the report.
+     * Runs both rounds and prints the report. When the settings name no Redis and none answers on localhost's
+     * default port, it starts a redis-server of its own for the run ({@link DemoRedisServer}).
      *
-     * @throws RedisUnavailableException at once if no Redis answers
+     * @throws RedisUnavailableException at once if no Redis answers and none can be started
      */
     public DemoReport run() throws Exception {
-        try (DemoRedis redis = DemoRedis.connect(settings)) {
+        DemoRedis redis;
+        try {
+            redis = DemoRedis.connect(settings, defaultPort);
+        } catch (RedisUnavailableException unavailable) {
+            return runOnOwnServer(unavailable);
+        }
+        return run(settings, redis);
+    }
+
+    /** Runs on a redis-server started for this run, unless the settings name a Redis or none can be started. */
+    private DemoReport runOnOwnServer(RedisUnavailableException unavailable) throws Exception {
+        Path binary = settings.namesRedis() ? null : DemoRedisServer.binary().orElse(null);
+        if (binary == null) {
+            throw unavailable;
+        }
+        DemoRedisServer server;
+        try {
+            server = DemoRedisServer.start(binary);
+        } catch (IOException notStarted) {
+            unavailable.addSuppressed(notStarted);
+            throw unavailable;
+        }
+        try (server) {
+            out.printf("%s: starting %s on 127.0.0.1:%d for this run (stopped at its end)%n%n",
+                    unavailable.getMessage(), binary, server.port());
+            DemoSettings local = settings.onLocalRedis(server.port());
+            return run(local, DemoRedis.connect(local, defaultPort));
+        }
+    }
+
+    private DemoReport run(DemoSettings used, DemoRedis connected) throws Exception {
+        try (DemoRedis redis = connected) {
             // left behind by an interrupted run, a held lock would make the first round wait for its lease
             redis.deleteKeys(KEY_PREFIX + ":");
             out.printf(Locale.US, "distlock demo: %d instances of the inventory service (separate JVMs), %d threads "
                     + "each, %,d reservations%neach per round on %d SKUs. Locks in Redis at %s, stock in a database "
-                    + "the instances share.%n%n", settings.instances(), settings.threads(), settings.operations(),
-                    settings.skus(), redis.address());
+                    + "the instances share.%n%n", used.instances(), used.threads(), used.operations(),
+                    used.skus(), redis.address());
             try (DemoDatabase database = DemoDatabase.start()) {
-                DemoReport report = runRounds(database);
+                DemoReport report = runRounds(used, database);
                 report.print(out);
                 return report;
             } finally {
@@ -68,7 +109,7 @@ public final class InventoryDemo {
         }
     }
 
-    private DemoReport runRounds(DemoDatabase database) throws Exception {
+    private DemoReport runRounds(DemoSettings settings, DemoDatabase database) throws Exception {
         List<String> skus = IntStream.rangeClosed(1, settings.skus()).mapToObj(i -> "sku-" + i).toList();
         out.printf("starting %d instances...%n", settings.instances());
         long start = System.nanoTime();
@@ -77,16 +118,16 @@ public final class InventoryDemo {
                     (System.nanoTime() - start) / 1e9);
             out.println("with the lock:    InventoryService.reserve, @DistributedLock(\"'sku:' + #sku\") around "
                     + "@Transactional");
-            RoundOutcome locked = round(instances, database, skus, true);
+            RoundOutcome locked = round(settings, instances, database, skus, true);
             out.println("without the lock: UnguardedInventory.reserve, the same @Transactional method without "
                     + "@DistributedLock");
-            RoundOutcome unlocked = round(instances, database, skus, false);
+            RoundOutcome unlocked = round(settings, instances, database, skus, false);
             return new DemoReport(locked, unlocked);
         }
     }
 
-    private RoundOutcome round(DemoInstances instances, DemoDatabase database, List<String> skus, boolean locked)
-            throws InterruptedException {
+    private RoundOutcome round(DemoSettings settings, DemoInstances instances, DemoDatabase database,
+            List<String> skus, boolean locked) throws InterruptedException {
         // enough stock that no reservation is refused, even if every one picks the same SKU
         long opening = settings.operationsPerRound();
         database.seed(skus, opening);
@@ -101,7 +142,7 @@ public final class InventoryDemo {
     /** What the demo says when no Redis answers. */
     static String howToStartRedis(RedisUnavailableException ex) {
         return "The demo needs Redis, and " + ex.getMessage() + "\n\n"
-                + "Start one, then run the demo again:\n"
+                + "Install redis-server (the demo then starts one itself) or start one, then run the demo again:\n"
                 + "  redis-server                                                     (Redis installed here)\n"
                 + "  docker compose -f samples/inventory-service/compose.yaml up -d   (Docker)\n"
                 + "or point the demo at yours: -Dspring.data.redis.host=... -Dspring.data.redis.port=...";

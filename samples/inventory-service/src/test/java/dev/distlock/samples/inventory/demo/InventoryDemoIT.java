@@ -6,13 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.distlock.samples.inventory.demo.DemoRedis.RedisUnavailableException;
 import dev.distlock.test.RedisServerExtension;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -68,11 +73,46 @@ class InventoryDemoIT {
     }
 
     @Test
-    void withoutRedisItStopsAtOnceAndSaysHowToStartOne() throws Exception {
-        int closedPort;
+    void withNoRedisNamedAndNoneOnTheDefaultPortItStartsItsOwnForTheRunAndStopsIt() throws Exception {
+        int closedPort = closedPort();
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        DemoSettings settings = new DemoSettings(1, 2, 50, 1, Map.of());
+
+        DemoReport report = new InventoryDemo(settings, new PrintStream(output, true, StandardCharsets.UTF_8),
+                closedPort).run();
+
+        assertThat(report.lockedRoundExact()).isTrue();
+        assertThat(report.locked().acquisitions()).isEqualTo(50);
+        String printed = output.toString(StandardCharsets.UTF_8);
+        Matcher started = Pattern.compile("no Redis answers at localhost:" + closedPort + ".*: starting "
+                + "\\S*redis-server on 127\\.0\\.0\\.1:(\\d+) for this run", Pattern.DOTALL).matcher(printed);
+        assertThat(started.find()).as("the demo says it starts its own Redis: %s", printed).isTrue();
+        int ownPort = Integer.parseInt(started.group(1));
+        assertThat(printed).contains("Locks in Redis at 127.0.0.1:" + ownPort);
+        assertThatThrownBy(() -> new Socket(InetAddress.getLoopbackAddress(), ownPort).close())
+                .as("the demo's own Redis is stopped at the end").isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void aNamedRedisThatDoesNotAnswerIsNotReplacedByOneOfItsOwn() throws Exception {
+        int closedPort = closedPort();
+        DemoSettings settings = new DemoSettings(1, 1, 1, 1, Map.of("spring.data.redis.port",
+                Integer.toString(closedPort)));
+
+        assertThatThrownBy(() -> new InventoryDemo(settings, System.out, closedPort).run())
+                .isInstanceOf(RedisUnavailableException.class)
+                .hasMessageContaining("localhost:" + closedPort);
+    }
+
+    private static int closedPort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
+            return socket.getLocalPort();
         }
+    }
+
+    @Test
+    void withoutRedisItStopsAtOnceAndSaysHowToStartOne() throws Exception {
+        int closedPort = closedPort();
         DemoSettings settings = new DemoSettings(1, 1, 1, 1, Map.of("spring.data.redis.host", "127.0.0.1",
                 "spring.data.redis.port", Integer.toString(closedPort)));
         long start = System.nanoTime();
