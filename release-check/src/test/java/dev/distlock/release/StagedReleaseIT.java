@@ -25,29 +25,18 @@ import org.junit.jupiter.api.TestFactory;
  */
 class StagedReleaseIT {
 
-    private static final Path STAGING = Path.of(System.getProperty("distlock.staging.repository"));
-    private static final Path ROOT_POM = Path.of(System.getProperty("distlock.root.pom"));
-    private static final String VERSION = System.getProperty("distlock.version");
-    private static final String GROUP = "dev.distlock";
-    private static final String PARENT = "distlock-parent";
-
     @TestFactory
     List<DynamicTest> everyPublishedArtifactIsStagedComplete() throws Exception {
-        List<String> published = new ArrayList<>(Pom.read(ROOT_POM).managedArtifacts(GROUP));
+        List<String> published = StagedRelease.publishedArtifacts();
         assertThat(published).as("the root POM's dependency management lists the published modules")
                 .contains("lock-core", "lock-spring-boot-starter");
-        Pom parent = Pom.read(staged(PARENT).pom());
+        Pom parent = Pom.read(StagedRelease.staged(StagedRelease.PARENT).pom());
         List<DynamicTest> tests = new ArrayList<>();
-        tests.add(DynamicTest.dynamicTest(PARENT, () -> checkPom(staged(PARENT).pom(), null)));
+        tests.add(DynamicTest.dynamicTest(StagedRelease.PARENT, () -> checkPom(StagedRelease.staged(StagedRelease.PARENT).pom(), null)));
         for (String artifact : published) {
-            tests.add(DynamicTest.dynamicTest(artifact, () -> checkModule(staged(artifact), parent)));
+            tests.add(DynamicTest.dynamicTest(artifact, () -> checkModule(StagedRelease.staged(artifact), parent)));
         }
         return tests;
-    }
-
-    private static StagedArtifact staged(String artifact) throws Exception {
-        return StagedArtifact.of(STAGING.resolve(GROUP.replace('.', '/')).resolve(artifact).resolve(VERSION),
-                artifact, VERSION);
     }
 
     private static void checkModule(StagedArtifact staged, Pom parent) throws Exception {
