@@ -4,6 +4,8 @@ import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.deployment.DeploymentReport;
+import dev.distlock.deployment.DeploymentReports;
 import dev.distlock.redis.RedisLockRegistry;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,7 +25,12 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * <pre>{@code
  * {"locks": [{"registry": "lockRegistry", "name": "order:42", "key": "distlock:{order:42}",
  *             "label": "OrderService.pay", "fencingToken": 1718000000000001,
- *             "heldSince": "2026-01-01T12:00:00.123Z", "remainingLeaseMillis": 27450, "renewed": true}]}
+ *             "heldSince": "2026-01-01T12:00:00.123Z", "remainingLeaseMillis": 27450, "renewed": true}],
+ *  "deployments": [{"registry": "lockRegistry", "backend": "redis", "servers": ["localhost:6379"],
+ *             "version": "7.0.15", "topology": "standalone", "replicas": 0, "acknowledgement": "none (no replica)",
+ *             "persistence": "none", "scripting": "functions (FCALL; scripts by EVALSHA if refused)",
+ *             "evictionPolicy": "noeviction", "cannotPromise": ["no persistence: ...", "..."],
+ *             "unreadable": []}]}
  * }</pre>
  *
  * <p>Reading it costs one backend call per hold (the remaining lease), so it is meant for people looking
@@ -33,6 +40,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 public class DistlocksEndpoint {
 
     private final Map<String, LockRegistry> registries;
+    private final DeploymentReports deployments;
 
     /**
      * Lists the holds of the given registries.
@@ -40,10 +48,21 @@ public class DistlocksEndpoint {
      * @param registries the registries by bean name
      */
     public DistlocksEndpoint(Map<String, LockRegistry> registries) {
-        this.registries = new TreeMap<>(registries);
+        this(registries, null);
     }
 
-    /** The locks held now, by registry bean name, then lock name. */
+    /**
+     * Lists the holds of the given registries, and what each runs on.
+     *
+     * @param registries the registries by bean name
+     * @param deployments their deployment reports, or {@code null} for none
+     */
+    public DistlocksEndpoint(Map<String, LockRegistry> registries, DeploymentReports deployments) {
+        this.registries = new TreeMap<>(registries);
+        this.deployments = deployments;
+    }
+
+    /** The locks held now, by registry bean name, then lock name, and what each registry runs on. */
     @ReadOperation
     public HeldLocksDescriptor locks() {
         List<HeldLockDescriptor> locks = new ArrayList<>();
@@ -51,7 +70,7 @@ public class DistlocksEndpoint {
                 .sorted(Comparator.comparing(HeldLock::name))
                 .map(held -> HeldLockDescriptor.of(beanName, keyOf(registry, held.name()), held))
                 .forEach(locks::add));
-        return new HeldLocksDescriptor(locks);
+        return new HeldLocksDescriptor(locks, deployments == null ? List.of() : deployments.read());
     }
 
     /**
@@ -120,8 +139,10 @@ public class DistlocksEndpoint {
      * What the endpoint answers.
      *
      * @param locks the holds, by registry bean name, then lock name
+     * @param deployments what each registry runs on and what that setup cannot promise, by registry bean name
      */
-    public record HeldLocksDescriptor(List<HeldLockDescriptor> locks) implements OperationResponseBody {
+    public record HeldLocksDescriptor(List<HeldLockDescriptor> locks, List<DeploymentReport> deployments)
+            implements OperationResponseBody {
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.distlock.actuate.DistlocksEndpoint;
 import dev.distlock.actuate.HealthCheck;
 import dev.distlock.actuate.RedlockHealthCheck;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.deployment.DeploymentReports;
 import dev.distlock.redis.RedisLockRegistry;
 import java.time.Duration;
 import java.util.Map;
@@ -58,8 +59,9 @@ public final class DistlockActuatorAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         @ConditionalOnAvailableEndpoint
-        DistlocksEndpoint distlocksEndpoint(Map<String, LockRegistry> registries) {
-            return new DistlocksEndpoint(registries);
+        DistlocksEndpoint distlocksEndpoint(Map<String, LockRegistry> registries,
+                ObjectProvider<DeploymentReports> deployments) {
+            return new DistlocksEndpoint(registries, deployments.getIfAvailable());
         }
     }
 
