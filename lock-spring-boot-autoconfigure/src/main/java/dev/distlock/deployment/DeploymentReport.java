@@ -17,7 +17,8 @@ import java.util.List;
  * @param replicas the replicas connected to the primary asked
  * @param acknowledgement which replicas an acquisition, hand-off and renewal wait for ({@code distlock.replication})
  * @param persistence {@code AOF}, {@code RDB snapshots}, {@code AOF and RDB}, {@code none} or {@value #UNKNOWN}
- * @param scripting how the lock operations run: {@code functions (FCALL)} or {@code scripts (EVALSHA)}
+ * @param scripting how the lock operations run: as the function library ({@code FCALL}, Redis 7 and Valkey through
+ *        a shared Lettuce connection, not on a cluster) or as scripts ({@code EVALSHA})
  * @param evictionPolicy the server's {@code maxmemory-policy}
  * @param cannotPromise what this setup cannot promise, one sentence each
  * @param unreadable what could not be read and why, or empty

@@ -61,7 +61,8 @@ public final class DeploymentReports {
                         ? "the replicas online (acks=auto)" : acks.equals("0") ? "none (acks=0)"
                         : acks + " replica(s) (acks=" + acks + ")";
         return new DeploymentReport(registry, "redis", List.of(describe(factory)), facts.version(), topology,
-                facts.replicas(), acknowledgement, facts.persistence(), scripting(facts.version()),
+                facts.replicas(), acknowledgement, facts.persistence(),
+                scripting(facts.version(), !topology.equals("cluster") && sharedLettuce(factory)),
                 facts.evictionPolicy(), DeploymentLimits.ofRedis(topology, facts, acks), facts.unreadable());
     }
 
@@ -81,7 +82,7 @@ public final class DeploymentReports {
         String policies = String.join(" / ", facts.stream().map(ServerFacts::evictionPolicy).distinct().toList());
         return new DeploymentReport(registry, "redlock", List.copyOf(servers.keySet()), String.join(" / ", distinct),
                 "redlock (" + servers.size() + " servers, majority " + (servers.size() / 2 + 1) + ")", 0,
-                "none (independent primaries)", persistence, scripting(distinct.get(0)), policies,
+                "none (independent primaries)", persistence, scripting(distinct.get(0), true), policies,
                 DeploymentLimits.ofRedlock(facts), unreadable);
     }
 
@@ -102,10 +103,22 @@ public final class DeploymentReports {
         }
     }
 
-    private static String scripting(String version) {
+    /**
+     * How the lock operations run: as the function library on Redis 7 and Valkey when they go through one shared
+     * connection that can call it (a shared Lettuce connection, not a cluster's), as scripts otherwise.
+     */
+    private static String scripting(String version, boolean functionsPossible) {
+        if (!functionsPossible) {
+            return "scripts (EVALSHA)";
+        }
         return version.equals(DeploymentReport.UNKNOWN) ? "functions or scripts (version unknown)"
                 : version.compareTo("7") >= 0 ? "functions (FCALL; scripts by EVALSHA if refused)"
                         : "scripts (EVALSHA)";
+    }
+
+    private static boolean sharedLettuce(RedisConnectionFactory factory) {
+        return Boolean.TRUE.equals(configuration(factory, "getShareNativeConnection"))
+                && factory.getClass().getSimpleName().startsWith("Lettuce");
     }
 
     private static boolean sentinelManaged(RedisConnectionFactory factory) {
