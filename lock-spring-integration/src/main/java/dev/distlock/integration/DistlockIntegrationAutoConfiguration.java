@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
@@ -15,7 +16,8 @@ import org.springframework.core.env.Environment;
  * Spring Integration's {@code LockRegistry} on distlock, when Spring Integration is on the class path and the
  * application has a distlock {@link LockRegistry} (the starter's, say) and no Spring Integration lock registry of its
  * own: {@code LockRegistryLeaderInitiator}, aggregators and the other lock users then lock through distlock. The
- * locks' lease is {@code distlock.lease}.
+ * locks' lease is {@code distlock.integration.lease-mode} ({@code renewed} by default) and
+ * {@code distlock.integration.expire-after} ({@code distlock.lease} by default).
  *
  * @since 0.1.0
  */
@@ -23,6 +25,7 @@ import org.springframework.core.env.Environment;
 @ConditionalOnClass(name = "org.springframework.integration.support.locks.LockRegistry")
 @ConditionalOnBean(LockRegistry.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(DistlockIntegrationProperties.class)
 public final class DistlockIntegrationAutoConfiguration {
 
     /** {@code distlock.lease}'s default. */
@@ -30,8 +33,10 @@ public final class DistlockIntegrationAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(org.springframework.integration.support.locks.LockRegistry.class)
-    DistlockIntegrationLockRegistry distlockIntegrationLockRegistry(LockRegistry locks, Environment environment) {
-        Duration lease = Binder.get(environment).bind("distlock.lease", Duration.class).orElse(DEFAULT_LEASE);
-        return new DistlockIntegrationLockRegistry(locks, lease);
+    DistlockIntegrationLockRegistry distlockIntegrationLockRegistry(LockRegistry locks,
+            DistlockIntegrationProperties properties, Environment environment) {
+        Duration expireAfter = properties.getExpireAfter() != null ? properties.getExpireAfter()
+                : Binder.get(environment).bind("distlock.lease", Duration.class).orElse(DEFAULT_LEASE);
+        return new DistlockIntegrationLockRegistry(locks, expireAfter, properties.getLeaseMode());
     }
 }

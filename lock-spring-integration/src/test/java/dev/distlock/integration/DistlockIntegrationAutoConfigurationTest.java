@@ -3,8 +3,11 @@ package dev.distlock.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.autoconfigure.DistlockAutoConfiguration;
-import dev.distlock.core.FencedLock;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -30,12 +33,37 @@ class DistlockIntegrationAutoConfigurationTest {
             Lock lock = registry.obtain("job");
             lock.lock();
             try {
-                assertThat(((FencedLock) lock).remainingLease())
+                assertThat(((DistlockIntegrationLock) lock).fencedLock().remainingLease())
                         .isGreaterThan(Duration.ofSeconds(40));
             } finally {
                 lock.unlock();
             }
         });
+    }
+
+    @Test
+    void springIntegrationsExpiringLocksAreChosenByAPropertyWithATimeToLiveOfTheirOwn() {
+        runner.withPropertyValues("distlock.integration.lease-mode=expiring", "distlock.integration.expire-after=5s")
+                .run(context -> {
+                    DistlockIntegrationLockRegistry registry = context.getBean(DistlockIntegrationLockRegistry.class);
+                    assertThat(registry.leaseMode()).isEqualTo(LeaseMode.EXPIRING);
+                    assertThat(registry.expireAfter()).isEqualTo(Duration.ofSeconds(5));
+                });
+        runner.run(context -> assertThat(context.getBean(DistlockIntegrationLockRegistry.class).leaseMode())
+                .isEqualTo(LeaseMode.RENEWED));
+    }
+
+    @Test
+    void theLeaseModeIsDescribedToIdes() throws Exception {
+        StringBuilder all = new StringBuilder(); // each module on the class path has its own
+        for (URL metadata : Collections.list(getClass().getClassLoader()
+                .getResources("META-INF/spring-configuration-metadata.json"))) {
+            try (InputStream in = metadata.openStream()) {
+                all.append(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            }
+        }
+        assertThat(all.toString()).contains("\"distlock.integration.lease-mode\"",
+                "\"distlock.integration.expire-after\"", "as Spring Integration's RedisLockRegistry");
     }
 
     @Test

@@ -13,15 +13,17 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Spring Integration's {@code LockRegistryLeaderInitiator} on distlock, in two processes on a real redis-server: one
  * leads; when its process is killed (SIGKILL), the other leads within about a lease, with a larger fencing token, and
  * was never leader while the first was (judged by the register both write their tokens to, which refuses an older
- * one, and by when each was granted).
+ * one, and by when each was granted). In both lease modes: renewed by the watchdog, and expiring as Spring
+ * Integration's locks (the leader keeps its lock by acquiring it again every heart beat).
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class LeaderElectionIT {
@@ -32,10 +34,11 @@ class LeaderElectionIT {
     private static final Duration LEASE = Duration.ofSeconds(2);
     private static final Duration BOUND = Duration.ofSeconds(60);
 
-    @Test
-    void whenTheLeadersProcessIsKilledTheOtherLeadsWithinAboutALeaseAndALargerToken() throws Exception {
-        try (Candidate first = Candidate.start(redis.server().port()); Candidate second = Candidate.start(
-                redis.server().port())) {
+    @ParameterizedTest
+    @EnumSource(LeaseMode.class)
+    void whenTheLeadersProcessIsKilledTheOtherLeadsWithinAboutALeaseAndALargerToken(LeaseMode mode) throws Exception {
+        try (Candidate first = Candidate.start(redis.server().port(), mode); Candidate second = Candidate.start(
+                redis.server().port(), mode)) {
             first.expect("ready");
             second.expect("ready");
             Candidate leader = Candidate.firstGranted(first, second);
@@ -85,10 +88,10 @@ class LeaderElectionIT {
             reader.start();
         }
 
-        static Candidate start(int port) throws IOException {
+        static Candidate start(int port, LeaseMode mode) throws IOException {
             return new Candidate(new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx96m", "-cp", System.getProperty("java.class.path"), LeaderProcessMain.class.getName(),
-                    Integer.toString(port), Long.toString(LEASE.toMillis())).redirectErrorStream(true).start());
+                    Integer.toString(port), Long.toString(LEASE.toMillis()), mode.name()).redirectErrorStream(true).start());
         }
 
         private void read() {

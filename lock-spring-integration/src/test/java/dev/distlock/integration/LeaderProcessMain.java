@@ -23,7 +23,8 @@ import org.springframework.integration.support.leader.LockRegistryLeaderInitiato
  * {@code @ granted <token>}, {@code @ revoked} and {@code @ refused <token>} (a write of a leader that was not one
  * any more).
  *
- * <p>Arguments: the Redis port, the lease in ms.
+ * <p>Arguments: the Redis port, the lease in ms, the {@link LeaseMode} (with {@code EXPIRING} the leader keeps the
+ * lock by acquiring it again every heart beat, as with Spring Integration's {@code RedisLockRegistry}).
  */
 public final class LeaderProcessMain {
 
@@ -48,7 +49,7 @@ public final class LeaderProcessMain {
         StringRedisTemplate redis = new StringRedisTemplate(factory);
         RedisLockRegistry distlock = RedisLockRegistry.builder(factory).build();
         DistlockIntegrationLockRegistry registry = new DistlockIntegrationLockRegistry(distlock,
-                Duration.ofMillis(Long.parseLong(args[1])));
+                Duration.ofMillis(Long.parseLong(args[1])), LeaseMode.valueOf(args[2]));
         AtomicLong leading = new AtomicLong(); // the token of the current leadership, 0 when not leading
         DefaultCandidate candidate = new DefaultCandidate("process-" + ProcessHandle.current().pid(), ROLE) {
             @Override
