@@ -6,6 +6,7 @@ import org.aspectj.lang.Aspects;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -33,6 +34,12 @@ public final class DistlockAspectJAutoConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static AspectBinding distlockAspectBinding(LockAspectSupport support) {
         return new AspectBinding(Aspects.aspectOf(DistributedLockAspect.class), support);
+    }
+
+    /** Refuses to start with annotated methods that were not woven: nothing would lock their calls. */
+    @Bean
+    static WovenMethods distlockWovenMethods(ConfigurableListableBeanFactory beanFactory) {
+        return new WovenMethods(beanFactory);
     }
 
     /** Configures the aspect while the application context runs. */

@@ -22,7 +22,8 @@ import org.aspectj.lang.reflect.MethodSignature;
  *
  * <p>Weave it at compile time (the AspectJ compiler with this jar as an aspect library) or at load time (the
  * {@code aspectjweaver} agent reads this jar's {@code META-INF/aop.xml}; the application's own {@code aop.xml} says
- * which classes to weave). Until an application context has configured it, a locked call fails with
+ * which classes to weave). The startup fails naming any annotated method of a bean that was not woven. Until an
+ * application context has configured the aspect, a locked call fails with
  * {@link IllegalStateException} rather than run without its lock. One aspect serves the JVM (the class loader): the
  * application context started last configures it.
  *

@@ -24,7 +24,9 @@ class WovenServiceTest {
 
     @AfterAll
     static void stop() {
-        context.close();
+        if (context != null) {
+            context.close();
+        }
     }
 
     @Test
