@@ -8,16 +8,14 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The advice behind {@link dev.distlock.annotation.DistributedLock @DistributedLock}: looks up the cached
- * operation of the called method and hands the call to the AOP-free lock support.
+ * operation of the called method and hands the call to the AOP-free {@link LockAspectSupport}.
  */
 public final class DistributedLockInterceptor implements MethodInterceptor {
 
-    private final LockOperationSource operations;
-    private final LockExecution execution;
+    private final LockAspectSupport support;
 
     /**
      * @param registry the lock registry, asked for at the first locked call (advisors are created early,
@@ -52,9 +50,16 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
      */
     public DistributedLockInterceptor(LockOperationSource operations, Supplier<LockRegistry> registry,
             Supplier<LockCallObserver> observer, BeanFactory beanFactory) {
-        this.operations = operations;
-        this.execution = new LockExecution(SingletonSupplier.of(registry), operations.keys(),
-                SingletonSupplier.of(observer), SingletonSupplier.of(() -> MethodExecutors.find(beanFactory)));
+        this(new LockAspectSupport(operations, registry, observer, beanFactory));
+    }
+
+    /**
+     * An interceptor handing the calls to {@code support}, which an AspectJ aspect may share.
+     *
+     * @since 0.1.0
+     */
+    public DistributedLockInterceptor(LockAspectSupport support) {
+        this.support = support;
     }
 
     /** Runs the invocation under its lock, or just proceeds when the method is not annotated. */
@@ -63,16 +68,16 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         Method method = invocation.getMethod();
         Object target = invocation.getThis();
         Class<?> targetClass = target != null ? AopProxyUtils.ultimateTargetClass(target) : method.getDeclaringClass();
-        LockOperation operation = operations.find(method, targetClass);
+        LockOperation operation = support.find(method, targetClass);
         if (operation == null) {
             return invocation.proceed();
         }
-        return execution.execute(operation, invocation.getArguments(), target, invoker(invocation, operation));
+        return support.execute(operation, target, invocation.getArguments(), invoker(invocation, operation));
     }
 
     /** The operation cache, shared with the advisor's pointcut and the startup validator. */
     LockOperationSource operationSource() {
-        return operations;
+        return support.operationSource();
     }
 
     private static MethodInvoker invoker(MethodInvocation invocation, LockOperation operation) {

@@ -5,7 +5,6 @@ import dev.distlock.core.InvalidLockNameException;
 import dev.distlock.core.Lease;
 import dev.distlock.core.support.LockNames;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,6 +13,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.context.annotation.AdviceMode;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.util.ClassUtils;
@@ -33,11 +33,13 @@ final class LockOperationFactory {
     private final LockKeyEvaluator keys;
     private final LockDefaults defaults;
     private final BeanFactory beanFactory;
+    private final AdviceMode mode;
 
-    LockOperationFactory(LockKeyEvaluator keys, LockDefaults defaults, BeanFactory beanFactory) {
+    LockOperationFactory(LockKeyEvaluator keys, LockDefaults defaults, BeanFactory beanFactory, AdviceMode mode) {
         this.keys = keys;
         this.defaults = defaults;
         this.beanFactory = beanFactory;
+        this.mode = mode;
     }
 
     LockOperation create(DistributedLock annotation, Method method, Class<?> targetClass) {
@@ -45,10 +47,9 @@ final class LockOperationFactory {
         List<String> problems = new ArrayList<>();
         Problems report = problem -> problems.add("@DistributedLock on " + description + ": " + problem);
 
-        int unproxyable = method.getModifiers() & (Modifier.PRIVATE | Modifier.STATIC | Modifier.FINAL);
-        if (unproxyable != 0) {
-            report.add("the method is " + Modifier.toString(unproxyable) + ", so calls do not pass through Spring's "
-                    + "proxy and it would run without the lock; allowed: a non-private, non-static, non-final method");
+        String unreachable = AdviceModes.unreachable(method, mode);
+        if (unreachable != null) {
+            report.add(unreachable);
         }
         String name = resolve("name", annotation.name(), report);
         Expression expression = null;

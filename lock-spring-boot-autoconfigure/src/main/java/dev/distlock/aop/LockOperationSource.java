@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.context.annotation.AdviceMode;
 import org.springframework.context.expression.AnnotatedElementKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
@@ -38,12 +39,31 @@ public final class LockOperationSource {
      *        {@code timeout}/{@code lease}
      */
     public LockOperationSource(LockDefaults defaults, BeanFactory beanFactory) {
-        this(new LockKeyEvaluator(beanFactory), defaults, beanFactory);
+        this(defaults, beanFactory, AdviceMode.PROXY);
+    }
+
+    /**
+     * Operations for calls that reach the lock the way {@code mode} says: through Spring's proxies, whose calls
+     * cannot reach private, static or final methods (the declaration is refused), or through AspectJ weaving,
+     * which reaches every method but leaves Kotlin suspend functions to the proxies (refused likewise).
+     *
+     * @param defaults wait, lease and renewal for annotations that leave them empty
+     * @param beanFactory resolves {@code @bean} references in names and {@code ${...}} placeholders in
+     *        {@code timeout}/{@code lease}
+     * @param mode how calls of annotated methods reach the lock
+     */
+    public LockOperationSource(LockDefaults defaults, BeanFactory beanFactory, AdviceMode mode) {
+        this(new LockKeyEvaluator(beanFactory), defaults, beanFactory, mode);
     }
 
     LockOperationSource(LockKeyEvaluator keys, LockDefaults defaults, BeanFactory beanFactory) {
+        this(keys, defaults, beanFactory, AdviceMode.PROXY);
+    }
+
+    private LockOperationSource(LockKeyEvaluator keys, LockDefaults defaults, BeanFactory beanFactory,
+            AdviceMode mode) {
         this.keys = keys;
-        this.factory = new LockOperationFactory(keys, defaults, beanFactory);
+        this.factory = new LockOperationFactory(keys, defaults, beanFactory, mode);
     }
 
     /** The evaluator of the operations' names, for the calls. */
@@ -69,7 +89,7 @@ public final class LockOperationSource {
     private LockOperation compute(Method method, Class<?> targetClass) {
         Class<?> userClass = ClassUtils.getUserClass(targetClass != null ? targetClass : method.getDeclaringClass());
         if (Modifier.isStatic(method.getModifiers())) {
-            // never proxied; an annotation on it is a mistake the validator reports
+            // never proxied (an annotation on it is a mistake the validator reports), but woven by AspectJ
             DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
             return annotation != null ? factory.create(annotation, method, userClass) : null;
         }

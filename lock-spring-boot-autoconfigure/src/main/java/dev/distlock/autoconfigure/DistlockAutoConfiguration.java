@@ -1,21 +1,13 @@
 package dev.distlock.autoconfigure;
 
-import dev.distlock.aop.DistributedLockAdvisor;
-import dev.distlock.aop.DistributedLockInterceptor;
-import dev.distlock.aop.DistributedLockValidator;
-import dev.distlock.aop.LockCallObserver;
-import dev.distlock.aop.LockOperationSource;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.memory.InMemoryLockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redlock.RedlockLockRegistry;
 import java.time.Duration;
-import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.beans.factory.config.BeanDefinition;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -27,7 +19,6 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.core.task.SyncTaskExecutor;
@@ -57,7 +48,7 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
         DistlockAutoConfiguration.RedlockRegistryConfiguration.class,
         DistlockAutoConfiguration.RedlockWithoutLettuceConfiguration.class,
         DistlockAutoConfiguration.InMemoryRegistryConfiguration.class,
-        DistlockAutoConfiguration.AnnotationConfiguration.class})
+        DistlockAnnotationConfiguration.class})
 public final class DistlockAutoConfiguration {
 
     /** The name of the pub/sub container bean the Redis registry hears hand-off notices on. */
@@ -191,54 +182,6 @@ public final class DistlockAutoConfiguration {
         @Override
         public int getPhase() {
             return LISTENER_CONTAINER_PHASE;
-        }
-    }
-
-    /**
-     * The {@code @DistributedLock} machinery. Advisors are created before ordinary beans, so these methods are
-     * static, read the properties straight from the environment and resolve the registry only at the first call.
-     */
-    @Configuration(proxyBeanMethods = false)
-    @Import(LockAutoProxyRegistrar.class)
-    static class AnnotationConfiguration {
-
-        /** The annotated methods' operations, shared by the interceptor, the advisor's pointcut and the validator. */
-        @Bean
-        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-        @ConditionalOnMissingBean
-        static LockOperationSource distlockOperationSource(Environment environment, BeanFactory beanFactory) {
-            return new LockOperationSource(DistlockSettings.annotationDefaults(DistlockProperties.bind(environment)),
-                    beanFactory);
-        }
-
-        @Bean
-        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-        @ConditionalOnMissingBean
-        static DistributedLockInterceptor distributedLockInterceptor(LockOperationSource operations,
-                ObjectProvider<LockRegistry> registry, ObjectProvider<LockCallObserver> observer,
-                BeanFactory beanFactory) {
-            return new DistributedLockInterceptor(operations, () -> registry.getIfAvailable(() -> {
-                throw new IllegalStateException("@DistributedLock needs a LockRegistry bean, and there is none: add "
-                        + "spring-boot-starter-data-redis (one RedisConnectionFactory, or mark one @Primary), set "
-                        + "distlock.store=memory for tests, or define a LockRegistry bean");
-            }), () -> LockCallObserver.of(observer.orderedStream().toList()), beanFactory);
-        }
-
-        @Bean
-        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-        @ConditionalOnMissingBean
-        static DistributedLockAdvisor distributedLockAdvisor(LockOperationSource operations,
-                DistributedLockInterceptor interceptor, Environment environment) {
-            DistributedLockAdvisor advisor = new DistributedLockAdvisor(operations, interceptor);
-            advisor.setOrder(DistlockProperties.bind(environment).getAdvisorOrder());
-            return advisor;
-        }
-
-        @Bean
-        @ConditionalOnMissingBean
-        static DistributedLockValidator distributedLockValidator(ConfigurableListableBeanFactory beanFactory,
-                LockOperationSource operations) {
-            return new DistributedLockValidator(beanFactory, operations);
         }
     }
 }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.AdviceMode;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
@@ -69,6 +70,14 @@ public class DistlockProperties {
      * @Transactional and @Cacheable (whose advisors have the lowest precedence).
      */
     private int advisorOrder = Ordered.LOWEST_PRECEDENCE - 1000;
+
+    /**
+     * How calls of @DistributedLock methods reach the lock: "proxy" (Spring's proxies, the default; calls from a
+     * bean to itself and calls of private, static or final methods bypass them) or "aspectj" (the methods are woven
+     * by AspectJ at compile or load time, with dev.distlock:lock-aspectj, which locks those calls too; the advisor
+     * then backs off). Advisor order does not apply to the aspect, which runs inside every proxy.
+     */
+    private AdviceMode adviceMode = AdviceMode.PROXY;
 
     /** Micrometer metrics of distributed locks. */
     private final Metrics metrics = new Metrics();
@@ -161,6 +170,14 @@ public class DistlockProperties {
 
     public void setAdvisorOrder(int advisorOrder) {
         this.advisorOrder = advisorOrder;
+    }
+
+    public AdviceMode getAdviceMode() {
+        return adviceMode;
+    }
+
+    public void setAdviceMode(AdviceMode adviceMode) {
+        this.adviceMode = adviceMode;
     }
 
     public Metrics getMetrics() {
