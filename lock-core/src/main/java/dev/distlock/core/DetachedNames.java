@@ -9,9 +9,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The hold of a lock on several names that no thread owns ({@link MultiNameLock}): one hold per name, together. */
 final class DetachedNames implements DetachedLock {
+
+    private static final Logger log = LoggerFactory.getLogger(DetachedNames.class);
 
     private final String name;
     /** In the names' canonical order. */
@@ -22,10 +26,19 @@ final class DetachedNames implements DetachedLock {
         this.holds = holds;
     }
 
-    /** Releases holds taken by an acquisition that did not get all its names, without waiting; failures ignored. */
+    /**
+     * Releases holds taken by an acquisition that did not get all its names, the last first, without waiting. A
+     * failure is not the acquisition's: the registry reports it (a loss to the listeners' {@code onLost}, a release
+     * without answer to {@code onReleaseFailed}, then retried in the background until the lease ends) and it is
+     * logged here at DEBUG.
+     */
     static void giveBack(List<DetachedLock> holds) {
         for (int i = holds.size() - 1; i >= 0; i--) {
-            holds.get(i).unlockAsync().exceptionally(failure -> null); // the listeners hear of it; the lease ends it
+            DetachedLock hold = holds.get(i);
+            hold.unlockAsync().exceptionally(failure -> {
+                log.debug("Giving back lock '{}' after its set was not acquired failed", hold.name(), failure);
+                return null;
+            });
         }
     }
 

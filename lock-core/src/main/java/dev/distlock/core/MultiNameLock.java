@@ -1,7 +1,6 @@
 package dev.distlock.core;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +16,8 @@ import java.util.function.ToLongFunction;
  * A lock on several names at once ({@link LockRegistry#obtainAll}): held when the current thread holds every one of
  * its names. The names are taken one after another in one canonical order (sorted, each once), whatever order the
  * caller listed them in, so callers locking overlapping sets never wait for each other in a cycle; an acquisition
- * that cannot have them all within its wait gives back those it had. Each name keeps its own fencing token.
+ * that cannot have them all within its wait gives back those it had, without waiting for the backend
+ * ({@link BlockingNamesAcquisition}, {@link NamesAcquisition}). Each name keeps its own fencing token.
  */
 final class MultiNameLock implements FencedLock {
 
@@ -55,48 +55,28 @@ final class MultiNameLock implements FencedLock {
     @Override
     public boolean tryLock(Duration wait) throws InterruptedException {
         long deadline = System.nanoTime() + waitNanos(wait);
-        List<FencedLock> held = new ArrayList<>(locks.size());
-        try {
-            for (FencedLock lock : locks) {
-                if (!lock.tryLock(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
-                    unlockAll(held);
-                    return false;
-                }
-                held.add(lock);
-            }
-            return true;
-        } catch (InterruptedException | RuntimeException | Error failure) {
-            unlockAfter(held, failure);
-            throw failure;
-        }
+        return BlockingNamesAcquisition.takeAll(locks,
+                lock -> lock.tryLock(Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
     }
 
     @Override
     public void lock() {
-        List<FencedLock> held = new ArrayList<>(locks.size());
         try {
-            for (FencedLock lock : locks) {
+            BlockingNamesAcquisition.takeAll(locks, lock -> {
                 lock.lock();
-                held.add(lock);
-            }
-        } catch (RuntimeException | Error failure) {
-            unlockAfter(held, failure);
-            throw failure;
+                return true;
+            });
+        } catch (InterruptedException ex) {
+            throw new AssertionError("an uninterruptible lock threw InterruptedException", ex);
         }
     }
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        List<FencedLock> held = new ArrayList<>(locks.size());
-        try {
-            for (FencedLock lock : locks) {
-                lock.lockInterruptibly();
-                held.add(lock);
-            }
-        } catch (InterruptedException | RuntimeException | Error failure) {
-            unlockAfter(held, failure);
-            throw failure;
-        }
+        BlockingNamesAcquisition.takeAll(locks, lock -> {
+            lock.lockInterruptibly();
+            return true;
+        });
     }
 
     /** Releases every name, the last taken first; the first failure is thrown with the others added to it. */
@@ -199,15 +179,6 @@ final class MultiNameLock implements FencedLock {
 
     private static void unlockAll(List<FencedLock> held) {
         eachInReverse(held, FencedLock::unlock);
-    }
-
-    /** Gives back what an acquisition had taken when it failed; a release failure is added to {@code failure}. */
-    private static void unlockAfter(List<FencedLock> held, Throwable failure) {
-        try {
-            unlockAll(held);
-        } catch (RuntimeException releaseFailure) {
-            failure.addSuppressed(releaseFailure);
-        }
     }
 
     /** Runs {@code action} on each, the last first, all of them whatever fails; throws the first failure. */

@@ -16,6 +16,7 @@ final class Events implements LockListener {
     final List<LockEvent> renewalFailed = new CopyOnWriteArrayList<>();
     final List<LockEvent> acquireFailed = new CopyOnWriteArrayList<>();
     final List<LockEvent> acquireRetrying = new CopyOnWriteArrayList<>();
+    final List<LockEvent> releaseFailed = new CopyOnWriteArrayList<>();
     private final CountDownLatch firstLoss = new CountDownLatch(1);
 
     @Override
@@ -47,6 +48,11 @@ final class Events implements LockListener {
     @Override
     public void onAcquireRetrying(LockEvent event) {
         acquireRetrying.add(event);
+    }
+
+    @Override
+    public void onReleaseFailed(LockEvent event) {
+        releaseFailed.add(event);
     }
 
     /** Waits (at most {@code seconds}) for the first loss. */
