@@ -99,7 +99,7 @@ public final class RedisLockRegistry extends StoreLockRegistry {
          * clock was not set back below an earlier token.
          */
         public Builder fenceRetention(Duration retention) {
-            Lease.checkedMillis(retention, "fenceRetention", false);
+            Lease.checkedExpiryMillis(retention, "fenceRetention");
             this.fenceRetention = retention;
             return this;
         }

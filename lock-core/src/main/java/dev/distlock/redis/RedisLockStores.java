@@ -34,7 +34,7 @@ public final class RedisLockStores {
         GrantInbox unheard = new GrantInbox(new RedisMessageListenerContainer(), false,
                 keys.inbox(UUID.randomUUID().toString()), () -> true);
         return new RedisLockStore(connectionFactory, keys, unheard,
-                Lease.checkedMillis(fenceRetention, "fenceRetention", false));
+                Lease.checkedExpiryMillis(fenceRetention, "fenceRetention"));
     }
 
     /**

@@ -92,7 +92,7 @@ public final class RedlockLockRegistry extends StoreLockRegistry {
 
         /** How long each server keeps a freed name's last fencing token after its release (default 1h). */
         public Builder fenceRetention(Duration retention) {
-            Lease.checkedMillis(retention, "fenceRetention", false);
+            Lease.checkedExpiryMillis(retention, "fenceRetention");
             this.fenceRetention = retention;
             return this;
         }

@@ -67,9 +67,9 @@ public @interface DistributedLock {
     String timeout() default "";
 
     /**
-     * A fixed lease, after which the lock expires even if the method still runs (no renewal). Empty: the
-     * {@code distlock.lease} property, renewed by the watchdog while the method runs (unless
-     * {@code distlock.renew-lease=false}).
+     * A fixed lease, after which the lock expires even if the method still runs (no renewal): 100ms
+     * ({@link dev.distlock.core.Lease#MIN}) to 365 days, checked at startup. Empty: the {@code distlock.lease}
+     * property, renewed by the watchdog while the method runs (unless {@code distlock.renew-lease=false}).
      */
     String lease() default "";
 

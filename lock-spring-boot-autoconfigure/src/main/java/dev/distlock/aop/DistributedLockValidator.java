@@ -17,8 +17,8 @@ import org.springframework.util.ReflectionUtils;
 /**
  * Fails the application at startup when a {@link DistributedLock @DistributedLock} of any bean cannot
  * work: a name that is not valid SpEL or refers to a parameter the method does not have or to a missing
- * bean, a timeout or lease that is not a duration (or is negative, or a lease under 1ms), an unresolvable
- * placeholder, an unsupported return type. Every problem is listed, each naming the method, the attribute
+ * bean, a timeout or lease that is not a duration (or is negative, or a lease under
+ * {@link dev.distlock.core.Lease#MIN}), an unresolvable placeholder, an unsupported return type. Every problem is listed, each naming the method, the attribute
  * and what is allowed. It checks the operations the interceptor uses, so whatever passes here is exactly
  * what runs.
  */

@@ -40,7 +40,8 @@ public class DistlockProperties {
 
     /**
      * Lease of a lock: how long it outlives a crashed holder, and how long a holder that cannot reach Redis
-     * goes on believing it holds. 300ms to 365 days when renewed, 1ms to 365 days when not. Keep
+     * goes on believing it holds. 300ms to 365 days when renewed, 100ms to 365 days when not
+     * (a shorter lease would leave an acquisition's reply too little time to count). Keep
      * spring.data.redis.timeout well below it.
      */
     private Duration lease = Duration.ofSeconds(30);

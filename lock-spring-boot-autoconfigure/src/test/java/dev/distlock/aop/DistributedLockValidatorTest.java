@@ -94,9 +94,11 @@ class DistributedLockValidatorTest {
     }
 
     @Test
-    void aLeaseUnderOneMillisecondFailsStartup() {
+    void aLeaseUnderTheShortestFailsStartupSayingWhatIsAllowed() {
         assertStartupFails(TinyLease.class, message -> message
-                .contains("TinyLease.lock").contains("lease '500us' must be between 1ms and 365 days"));
+                .contains("TinyLease.lock").contains("lease '500us' must be between 100ms and 365 days")
+                .contains("TinyLease.twoMillis").contains("lease '2ms' must be between 100ms and 365 days")
+                .contains("too little time to count"));
     }
 
     @Test
@@ -327,6 +329,10 @@ class DistributedLockValidatorTest {
         @DistributedLock(name = "x", lease = "500us")
         public void lock() {
         }
+
+        @DistributedLock(name = "y", lease = "2ms")
+        public void twoMillis() {
+        }
     }
 
     static class EmptyName {
@@ -384,7 +390,7 @@ class DistributedLockValidatorTest {
         public void beanAndArguments(String id) {
         }
 
-        @DistributedLock(name = "{1, 2}.?[#this > 1].size() + ''", literal = true, timeout = "500ms", lease = "1ms")
+        @DistributedLock(name = "{1, 2}.?[#this > 1].size() + ''", literal = true, timeout = "500ms", lease = "100ms")
         public void selection() {
         }
 

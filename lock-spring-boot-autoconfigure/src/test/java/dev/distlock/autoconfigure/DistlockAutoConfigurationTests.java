@@ -208,6 +208,12 @@ class DistlockAutoConfigurationTests {
         assertStartupFails("distlock.fence-retention=10s", "distlock.fence-retention", "at least distlock.lease");
         assertStartupFails("distlock.max-poll-interval=0ms", "distlock.max-poll-interval", "between 1ms and 1 hour");
         assertStartupFails("distlock.lease=400d", "distlock.lease", "between 300ms and 365 days");
+        runner.withPropertyValues("distlock.lease=20ms", "distlock.renew-lease=false").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("distlock.lease")
+                    .hasMessageContaining("between 100ms and 365 days (a shorter lease leaves an acquisition's "
+                            + "reply too little time to count");
+        });
         assertStartupFails("distlock.fence-retention=400d", "distlock.fence-retention", "between 1ms and 365 days");
         runner.withPropertyValues("distlock.lease=100ms", "distlock.renew-lease=false")
                 .run(context -> assertThat(context).hasNotFailed());

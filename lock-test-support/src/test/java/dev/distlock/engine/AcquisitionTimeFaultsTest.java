@@ -11,6 +11,7 @@ import dev.distlock.test.scripted.ScriptedLockStore.Op;
 import dev.distlock.test.scripted.ScriptedLockStore.TransientFailure;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,6 +42,42 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
 
         assertThat(locking.get()).as("acquired, and held when tryLock returned").isTrue();
         assertThat(store.calls(Op.ACQUIRE, "job")).as("tried again with a new token").isEqualTo(2);
+        assertThat(events.lost).isEmpty();
+    }
+
+    /**
+     * A reply that took the lock too late to count is not followed by another try at once: {@code lock()} with the
+     * shortest lease gives the late token up and tries again only after a pause as long as that reply took (the
+     * poll interval being longer), so replies that keep coming late never make it send tries at full speed.
+     */
+    @Test
+    void aTryWhoseReplyCameTooLateIsTriedAgainOnlyAfterAPauseAsLongAsThatReplyTook() throws Exception {
+        FencedLock lock = registries.process(events, settings -> settings.maxPollInterval(Duration.ofSeconds(30)))
+                .obtain("job", Lease.fixed(Lease.MIN));
+        ScriptedCall late = store.next(Op.ACQUIRE, "job").holdAfterRunning();
+        Background<Boolean> locking = new Background<>("locker", () -> {
+            lock.lock();
+            boolean heldOnReturn = lock.isHeldByCurrentThread();
+            lock.unlock();
+            return heldOnReturn;
+        });
+        late.awaitEntered();
+        long sentBefore = System.nanoTime();
+        // the reply is held back past what a reply may take and still count (87ms of the 100ms lease): a controlled
+        // delay, timed from a moment after the send
+        long delay = TimeUnit.MILLISECONDS.toNanos(150);
+        awaitUntil(() -> System.nanoTime() - sentBefore > delay);
+        AtomicLong retriedAt = new AtomicLong();
+        store.next(Op.ACQUIRE, "job").runFirst(() -> retriedAt.set(System.nanoTime()));
+        long answeredAfter = System.nanoTime();
+
+        late.proceed();
+
+        assertThat(locking.get()).as("acquired by the next try, and held when lock() returned").isTrue();
+        assertThat(store.calls(Op.ACQUIRE, "job")).as("one try after the late reply").isEqualTo(2);
+        assertThat(store.calls(Op.ABANDON, "job")).as("the late reply's token given up").isOne();
+        assertThat(retriedAt.get() - answeredAfter).as("pause before the next try, in ns")
+                .isGreaterThanOrEqualTo(answeredAfter - sentBefore);
         assertThat(events.lost).isEmpty();
     }
 

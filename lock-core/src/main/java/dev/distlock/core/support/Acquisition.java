@@ -21,7 +21,10 @@ import java.util.concurrent.TimeUnit;
  * interrupt during the call) may have queued the token or even taken the lock, so the token is abandoned in the
  * background ({@link Cleanup}) and never used again; an uninterruptible {@code lock()} then starts over with a new
  * token. A blocking caller's tries go out on its own thread, so an interrupt reaches a try in flight too: that try
- * counts as unanswered and is cleaned up like a lost reply.
+ * counts as unanswered and is cleaned up like a lost reply. A reply that took the lock but came too late to count
+ * ({@link HoldClock#validEnough}) gives its token up too; while the wait lasts, a new token tries after a pause as
+ * long as that reply took (at most the poll interval), so replies that keep coming late are never answered by a
+ * stream of tries.
  */
 final class Acquisition extends StepMachine implements StepRunners.Awaited, NameGate.Caller {
 
@@ -209,7 +212,9 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
         if (answer.acquired()) {
             Hold hold = attempt.acquired();
             if (hold == null && remainingNanos() > 0) {
-                throw TryFailures.Restart.INSTANCE; // the answer came too late to count
+                // the answer came too late to count: its token is given up, and a new one tries after a pause
+                startOver(HoldClock.lateReplyPauseNanos(attempt.lastReplyNanos(), registry.maxPollMillis()));
+                return;
             }
             finish(hold, null);
             return;
@@ -268,12 +273,20 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
         }
     }
 
-    /** A transient error, an interrupt that broke a command of lock(), or a reply too late: go on with a new token. */
+    /** A transient error or an interrupt that broke a command of lock(): go on with a new token. */
     @Override
     void restart() {
+        startOver(failures.takePause());
+    }
+
+    /**
+     * Gives up the current token (leaving whatever it may hold) and tries again with a new one after
+     * {@code pauseNanos}, cut to what is left of the wait.
+     */
+    private void startOver(long pauseNanos) {
         restarted = true;
         endAttempt(false);
-        time.after(failures.takePause(), () -> submit(this::newAttempt));
+        time.after(Math.min(pauseNanos, Math.max(0, remainingNanos())), () -> submit(this::newAttempt));
     }
 
     /** The wait ran out: a call at the gate gives up; a sleeping one asks once more, by leaving the store's queue. */

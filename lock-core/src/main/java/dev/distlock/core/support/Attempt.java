@@ -111,6 +111,11 @@ final class Attempt implements Consumer<Grant> {
         return answeredNanos;
     }
 
+    /** How long the last answered try took, from its send to its answer. */
+    long lastReplyNanos() {
+        return answeredNanos - lastSentNanos;
+    }
+
     /** The hold the last (acquiring) answer gave, or {@code null} if too little of its lease is left to count. */
     Hold acquired() {
         return counted(last.fencingToken(), lastSentNanos);

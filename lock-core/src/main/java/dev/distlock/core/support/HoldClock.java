@@ -42,7 +42,31 @@ public final class HoldClock {
      * first connection) would hand the caller a hold that is lost, or nearly, before it can use it.
      */
     static boolean validEnough(long validUntilNanos, long leaseMillis, long nowNanos) {
-        return validUntilNanos - nowNanos >= TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 10));
+        return validUntilNanos - nowNanos >= leftToCountNanos(leaseMillis);
+    }
+
+    /**
+     * How long after it was sent the reply to an acquisition with {@code leaseMillis} may come and still count
+     * ({@link #validEnough}): the lease less its drift margin and the tenth that must be left. The shortest lease
+     * ({@link dev.distlock.core.Lease#MIN}) is chosen so that this is a round trip on a busy machine.
+     */
+    static long replyAllowanceNanos(long leaseMillis) {
+        return TimeUnit.MILLISECONDS.toNanos(leaseMillis - driftMillis(leaseMillis)) - leftToCountNanos(leaseMillis);
+    }
+
+    private static long leftToCountNanos(long leaseMillis) {
+        return TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 10));
+    }
+
+    /**
+     * How long an acquisition pauses before it tries again with a new token after a reply that came too late to
+     * count ({@link #validEnough}) after {@code replyNanos}: as long as that reply took, since a store or process that slow would answer a try sent at once as late, but no longer than a
+     * waiter sleeps between polls ({@code maxPollMillis}, at least a millisecond). So a caller whose replies keep
+     * coming too late sends at most one try per two replies' time, never a stream of them.
+     */
+    static long lateReplyPauseNanos(long replyNanos, long maxPollMillis) {
+        long took = Math.max(TimeUnit.MILLISECONDS.toNanos(1), replyNanos);
+        return Math.min(took, TimeUnit.MILLISECONDS.toNanos(maxPollMillis));
     }
 
     /**

@@ -148,7 +148,7 @@ final class StoreLock implements FencedLock {
         if (delay.isNegative() || delay.isZero()) {
             return 0;
         }
-        return Lease.checkedMillis(delay, "Lock '" + name + "': the unlockAfter delay", false);
+        return Lease.checkedExpiryMillis(delay, "Lock '" + name + "': the unlockAfter delay");
     }
 
     private static long saturatedNanos(Duration wait) {
