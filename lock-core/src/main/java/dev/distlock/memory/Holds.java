@@ -35,9 +35,13 @@ final class Holds {
         return current != null && current.token().equals(token) ? current : null;
     }
 
-    /** Gives the lock to {@code token} with the next fencing token. */
-    Held grant(String name, String token, long leaseMillis, long now, String previousOwner) {
-        Held held = new Held(token, now + leaseMillis, fences.next(name, now), previousOwner);
+    /**
+     * Gives the lock to {@code token} with the next fencing token, in the life that began with {@code origin}, or in a
+     * new life if {@code origin} is {@code null}.
+     */
+    Held grant(String name, String token, long leaseMillis, long now, Long origin) {
+        long fence = fences.next(name, now);
+        Held held = new Held(token, now + leaseMillis, fence, origin != null ? origin : fence);
         holds.put(name, held);
         return held;
     }
@@ -64,7 +68,7 @@ final class Holds {
             return false;
         }
         if (fences.raise(name, current.fencingToken(), fencingToken, now)) {
-            holds.put(name, new Held(token, current.expiresAt(), fencingToken, current.previousOwner()));
+            holds.put(name, new Held(token, current.expiresAt(), fencingToken, current.origin()));
         }
         return true;
     }

@@ -63,10 +63,13 @@ public final class InMemoryLockStore implements LockStore, HandOffNotices {
             long now = clock.millis();
             Held current = holds.live(name, now);
             if (current == null) {
+                // a freed lock goes on with its life; one whose hold ran out or was deleted starts a new one
+                Held freed = released.take(name, now);
+                Long origin = freed != null ? freed.origin() : null;
                 Waiter head = queues.firstLiveWaiter(name, now);
                 if (head != null && !head.token().equals(token)) {
                     // a lease ran out with waiters queued: the lock goes to the first of them, not to a newcomer
-                    Held granted = handOver(name, head, now, null, pending);
+                    Held granted = handOver(name, head, now, origin, pending);
                     if (queue) {
                         queues.enqueue(name, token, leaseMillis, waiterTimeoutMillis, now);
                     }
@@ -74,7 +77,7 @@ public final class InMemoryLockStore implements LockStore, HandOffNotices {
                 }
                 queues.leave(name, token);
                 sweepNowAndThen(now);
-                return AcquireResult.acquired(holds.grant(name, token, leaseMillis, now, null).fencingToken(), now);
+                return AcquireResult.acquired(holds.grant(name, token, leaseMillis, now, origin).fencingToken(), now);
             } else if (current.token().equals(token)) {
                 // handed to this token, or a repeated try: the hold is the caller's, with its full lease
                 queues.leave(name, token);
@@ -102,15 +105,15 @@ public final class InMemoryLockStore implements LockStore, HandOffNotices {
     }
 
     @Override
-    public boolean release(String name, String token) {
-        return handingOff(pending -> releaseHeld(name, token, pending));
+    public boolean release(String name, String token, long fencingToken) {
+        return handingOff(pending -> releaseHeld(name, token, fencingToken, pending));
     }
 
     @Override
     public void abandon(String name, String token) {
         handingOff(pending -> {
             queues.leave(name, token);
-            return releaseHeld(name, token, pending);
+            return releaseHeld(name, token, null, pending);
         });
     }
 
@@ -185,11 +188,12 @@ public final class InMemoryLockStore implements LockStore, HandOffNotices {
     /** Deletes the lock as an outsider would (a test of lock loss). Nobody is told; waiters find out by polling. */
     public synchronized void delete(String name) {
         holds.remove(name);
+        released.forget(name);
     }
 
     /** Replaces the lock's owner by {@code token}, without expiry, as an outsider would. */
     public synchronized void overwrite(String name, String token) {
-        holds.put(name, new Held(token, Long.MAX_VALUE, 0, null));
+        holds.put(name, new Held(token, Long.MAX_VALUE, 0, 0));
     }
 
     /** How many acquisitions wait in the queue for {@code name} (with live entries), for tests. */
@@ -218,30 +222,35 @@ public final class InMemoryLockStore implements LockStore, HandOffNotices {
     }
 
     /**
-     * Releases the hold of {@code token}, handing it to the first live waiter. A release repeated after it
-     * took effect reports success again, whoever holds the lock since, until another release replaces its trace.
+     * Releases the hold of {@code token}, handing it to the first live waiter or freeing it. A release run again after
+     * it took effect reports success again, whoever holds the lock since, as long as the name's life goes on: its
+     * hold's {@code fence} (unknown to a clean-up: {@code null}) was issued in it, and every hold of a life ends by
+     * its owner's release (one that ran out, or was deleted, ended the life).
      */
-    private boolean releaseHeld(String name, String token, List<Notice> pending) {
+    private boolean releaseHeld(String name, String token, Long fence, List<Notice> pending) {
         long now = clock.millis();
         Held current = holds.live(name, now);
         if (current == null || !current.token().equals(token)) {
-            // run again? the first run handed the lock over from this token, or left its trace, or the trace is of
-            // the owner it handed the lock to (as the release script answers)
-            return current != null && token.equals(current.previousOwner()) || released.releasedBy(name, token, now);
+            return fence != null && (current != null ? current.sameLifeUpTo(fence)
+                    : released.releasedInLife(name, fence, now));
         }
         holds.remove(name);
-        released.remember(name, current, now);
         Waiter head = queues.firstLiveWaiter(name, now);
         if (head != null) {
-            handOver(name, head, now, token, pending);
+            handOver(name, head, now, current.origin(), pending);
+        } else {
+            released.remember(name, current, now);
         }
         return true;
     }
 
-    /** Gives the lock to {@code waiter} with the next fencing token and its claim lease, and tells it. */
-    private Held handOver(String name, Waiter waiter, long now, String previousOwner, List<Notice> pending) {
+    /**
+     * Gives the lock to {@code waiter} with the next fencing token and its claim lease, in the life that began with
+     * {@code origin} (a new one if {@code null}), and tells it.
+     */
+    private Held handOver(String name, Waiter waiter, long now, Long origin, List<Notice> pending) {
         long claim = Math.min(waiter.leaseMillis(), waiter.timeoutMillis());
-        Held granted = holds.grant(name, waiter.token(), claim, now, previousOwner);
+        Held granted = holds.grant(name, waiter.token(), claim, now, origin);
         pending.add(new Notice(waiter.token(), new Grant(granted.fencingToken(), now, claim)));
         return granted;
     }

@@ -35,7 +35,7 @@ final class AcknowledgedWrites implements AutoCloseable {
             if (result.acquired() && reply.replicas() < replicas) {
                 RuntimeException shortfall = shortfall(name, "acquired", reply.replicas(), replicas);
                 try {
-                    LockScripts.ABANDON.run(connection, arguments.release(name, token));
+                    LockScripts.ABANDON.run(connection, arguments.abandon(name, token));
                 } catch (RuntimeException undoFailed) {
                     shortfall.addSuppressed(undoFailed); // the registry's clean-up tries again
                 }

@@ -44,15 +44,15 @@ final class RedisAsyncLockStore implements AsyncLockStore {
     }
 
     @Override
-    public CompletionStage<Boolean> release(String name, String token) {
-        return scripts.run(LockScripts.RELEASE, released, arguments.release(name, token));
+    public CompletionStage<Boolean> release(String name, String token, long fencingToken) {
+        return scripts.run(LockScripts.RELEASE, released, arguments.release(name, token, fencingToken));
     }
 
     @Override
-    public CompletionStage<PassOn> passOn(String name, String token, String next, long leaseMillis, boolean queue,
-            long waiterTimeoutMillis) {
+    public CompletionStage<PassOn> passOn(String name, String token, long fencingToken, String next,
+            long leaseMillis, boolean queue, long waiterTimeoutMillis) {
         return scripts.run(LockScripts.PASS_ON, passedOn,
-                arguments.passOn(name, token, next, leaseMillis, queue, waiterTimeoutMillis));
+                arguments.passOn(name, token, fencingToken, next, leaseMillis, queue, waiterTimeoutMillis));
     }
 
     @Override
@@ -60,7 +60,7 @@ final class RedisAsyncLockStore implements AsyncLockStore {
         return scripts.<List<?>, Void>run(LockScripts.ABANDON, reply -> {
             released.apply(reply);
             return null;
-        }, arguments.release(name, token));
+        }, arguments.abandon(name, token));
     }
 
     @Override

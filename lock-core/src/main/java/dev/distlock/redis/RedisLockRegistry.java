@@ -96,7 +96,9 @@ public final class RedisLockRegistry extends StoreLockRegistry {
          * How long a freed name keeps its last fencing token after its release (default 1h,
          * between 1ms and 365 days). Each token is the larger of the kept one plus one and the Redis server
          * clock in microseconds, so tokens grow while it is kept, and after it is gone as long as the server
-         * clock was not set back below an earlier token.
+         * clock was not set back below an earlier token. A release whose reply was lost, sent again after a
+         * reconnect, finds that its first run released the hold, whoever held the name since, until the name stays
+         * free this long (or a later hold runs out, or the key is deleted).
          */
         public Builder fenceRetention(Duration retention) {
             Lease.checkedExpiryMillis(retention, "fenceRetention");

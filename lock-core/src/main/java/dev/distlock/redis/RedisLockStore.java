@@ -116,21 +116,22 @@ final class RedisLockStore implements LockStore {
     }
 
     @Override
-    public boolean release(String name, String token) {
+    public boolean release(String name, String token, long fencingToken) {
         if (direct != null) {
-            return NativeCalls.awaited(direct.release(name, token));
+            return NativeCalls.awaited(direct.release(name, token, fencingToken));
         }
-        return replies.released(LockScripts.RELEASE.run(redis, arguments.release(name, token)));
+        return replies.released(LockScripts.RELEASE.run(redis, arguments.release(name, token, fencingToken)));
     }
 
     /** In one call while no replica must acknowledge the next token's try (else its release, then its try). */
     @Override
-    public PassOn passOn(String name, String token, String next, long leaseMillis, boolean queue,
-            long waiterTimeoutMillis) {
+    public PassOn passOn(String name, String token, long fencingToken, String next, long leaseMillis,
+            boolean queue, long waiterTimeoutMillis) {
         if (direct != null && replicas.required() == 0) {
-            return NativeCalls.awaited(direct.passOn(name, token, next, leaseMillis, queue, waiterTimeoutMillis));
+            return NativeCalls.awaited(direct.passOn(name, token, fencingToken, next, leaseMillis, queue,
+                    waiterTimeoutMillis));
         }
-        return LockStore.super.passOn(name, token, next, leaseMillis, queue, waiterTimeoutMillis);
+        return LockStore.super.passOn(name, token, fencingToken, next, leaseMillis, queue, waiterTimeoutMillis);
     }
 
     /** On Lettuce's asynchronous API (a shared connection), while no replica must acknowledge. */
@@ -145,7 +146,7 @@ final class RedisLockStore implements LockStore {
             NativeCalls.awaited(direct.abandon(name, token));
             return;
         }
-        replies.released(LockScripts.ABANDON.run(redis, arguments.release(name, token)));
+        replies.released(LockScripts.ABANDON.run(redis, arguments.abandon(name, token)));
     }
 
     @Override

@@ -46,14 +46,14 @@ final class ReplicatedAsyncStore implements AsyncLockStore {
     }
 
     @Override
-    public CompletionStage<Boolean> release(String name, String token) {
-        return direct.release(name, token);
+    public CompletionStage<Boolean> release(String name, String token, long fencingToken) {
+        return direct.release(name, token, fencingToken);
     }
 
     @Override
-    public CompletionStage<PassOn> passOn(String name, String token, String next, long leaseMillis, boolean queue,
-            long waiterTimeoutMillis) {
-        return writer().passOn(name, token, next, leaseMillis, queue, waiterTimeoutMillis);
+    public CompletionStage<PassOn> passOn(String name, String token, long fencingToken, String next,
+            long leaseMillis, boolean queue, long waiterTimeoutMillis) {
+        return writer().passOn(name, token, fencingToken, next, leaseMillis, queue, waiterTimeoutMillis);
     }
 
     @Override

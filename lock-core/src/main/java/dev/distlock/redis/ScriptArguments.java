@@ -45,16 +45,22 @@ final class ScriptArguments {
     }
 
     /** The keys and arguments of the script that releases a hold and tries for the next token (see acquire). */
-    byte[][] passOn(String name, String token, String next, long leaseMillis, boolean queue,
+    byte[][] passOn(String name, String token, long fencingToken, String next, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
         return queue
-                ? withQueue(name, bytes(token), fenceRetentionMillis, bytes(next), number(leaseMillis),
-                        number(waiterTimeoutMillis), inboxChannel)
-                : withQueue(name, bytes(token), fenceRetentionMillis, bytes(next), number(leaseMillis));
+                ? withQueue(name, bytes(token), fenceRetentionMillis, number(fencingToken), bytes(next),
+                        number(leaseMillis), number(waiterTimeoutMillis), inboxChannel)
+                : withQueue(name, bytes(token), fenceRetentionMillis, number(fencingToken), bytes(next),
+                        number(leaseMillis));
     }
 
-    /** The keys and arguments of the release and abandon scripts. */
-    byte[][] release(String name, String token) {
+    /** The keys and arguments of the release script, with the hold's fencing token (a replay finds its release by it). */
+    byte[][] release(String name, String token, long fencingToken) {
+        return withQueue(name, bytes(token), fenceRetentionMillis, number(fencingToken));
+    }
+
+    /** The keys and arguments of the abandon script (an acquisition in doubt knows no fencing token). */
+    byte[][] abandon(String name, String token) {
         return withQueue(name, bytes(token), fenceRetentionMillis);
     }
 

@@ -93,8 +93,8 @@ final class RedlockLockStore implements LockStore {
     }
 
     @Override
-    public boolean release(String name, String token) {
-        return trueOnMajority(node -> node.release(name, token));
+    public boolean release(String name, String token, long fencingToken) {
+        return trueOnMajority(node -> node.release(name, token, fencingToken));
     }
 
     @Override

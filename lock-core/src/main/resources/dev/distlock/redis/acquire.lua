@@ -15,7 +15,7 @@
 local function acquire(keys, args)
   local lock, token, lease, timeout, channel = keys[1], args[1], args[2], args[3], args[4]
   local now_ms, now_us, now_text = clock()
-  local taken = token .. ' ' .. now_text .. ' - - -'
+  local taken = token .. ' ' .. now_text .. ' - ' .. now_text .. ' -'
   local value
   if MODERN then
     value = redis.pcall('SET', lock, taken, 'NX', 'PX', lease, 'GET')
@@ -33,37 +33,45 @@ local function acquire(keys, args)
   end
 
   if not value then
-    -- taken, with the clock for a token as none was kept; unless a lease ran out with waiters queued: the first
-    -- live one gets it
+    -- taken, with the clock for a token as none was kept (a new life of the key); unless a lease ran out with
+    -- waiters queued: the first live one gets it
     if redis.call('EXISTS', keys[2]) == 1 then
       local waiter = pop_live_waiter(keys, now_ms)
       if waiter and waiter.token ~= token then
-        hand_over(lock, waiter, now_us, NOBODY, NOBODY, now_ms)
+        hand_over(lock, waiter, now_us, now_text, now_ms)
         if timeout then
           enqueue(keys, token, lease, timeout, channel, now_ms)
         end
         return { 0, math.min(waiter.lease, waiter.timeout), now_ms }
       end
       if redis.call('EXISTS', keys[2]) == 1 then
-        redis.call('SET', lock, compose(token, now_us, 'q', NOBODY, NOBODY), 'KEEPTTL')
+        redis.call('SET', lock, token .. ' ' .. now_text .. ' q ' .. now_text .. ' -', 'KEEPTTL')
       end
     end
     return { 1, now_us, now_ms }
   end
 
-  local last, releases = string.match(value, '^~ (%d+) [%-q] (%S+ %S+)$')
-  last = tonumber(last)
+  local last, origin = string.match(value, '^~ (%d+) [%-q] (%d+) %-$')
+  local owner, fence, mark
+  if last then
+    last = tonumber(last)
+  else
+    -- held, freed by an older script, or no lock's
+    owner, fence, mark, origin = parse(value)
+    if owner == FREE then
+      last, origin = fence, fmt(origin)
+    end
+  end
   if last and last <= MAX_FENCE then
-    -- freed, with its last token kept: the next one, and the releases that a release run again looks for
+    -- freed, with its last token kept: the next one, in the same life
     local next = next_fence(last, now_us)
     if not next then
       return fence_exhausted(lock)
     end
     local text = next == now_us and now_text or fmt(next)
-    redis.call('SET', lock, token .. ' ' .. text .. ' - ' .. releases, 'PX', lease)
+    redis.call('SET', lock, token .. ' ' .. text .. ' - ' .. origin .. ' -', 'PX', lease)
     return { 1, next, now_ms }
   end
-  local owner, fence, mark, released, before = parse(value)
   if owner == token then
     -- a repeated try, or the lock was handed to the caller: its own now, for its full lease
     redis.call('PEXPIRE', lock, lease)
@@ -72,7 +80,7 @@ local function acquire(keys, args)
   -- busy: another owner's, or a value that is no lock's (nobody's to take)
   if timeout and enqueue(keys, token, lease, timeout, channel, now_ms) and owner and mark ~= 'q' then
     -- a new entry: the owner's release must look in the queue
-    redis.call('SET', lock, compose(owner, fence, 'q', released, before), 'KEEPTTL')
+    redis.call('SET', lock, compose(owner, fence, 'q', origin), 'KEEPTTL')
   end
   return { 0, redis.call('PTTL', lock), now_ms }
 end

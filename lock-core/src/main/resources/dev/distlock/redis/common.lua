@@ -1,12 +1,20 @@
 -- Functions shared by the lock's operations. LockScripts puts this text in front of each script (EVALSHA), and
 -- in front of the operations of the function library (FCALL, Redis 7 and Valkey).
 --
--- A lock is one string key, KEYS[1], whose value is '<owner> <fencing token> <mark> <released> <released before>':
+-- A lock is one string key, KEYS[1], whose value is '<owner> <fencing token> <mark> <origin> -':
 --   owner     the holder's token, or '~' while the lock is free: a release leaves the value in place with '~'
---             for fence retention, so the next token is larger than the last one, whatever the clock says,
---             and a release that a client sends again after a reconnect finds its own token among
---   released  the last two owners whose release freed or handed over the lock ('-' for none)
+--             for fence retention, so the next token is larger than the last one, whatever the clock says
 --   mark      'q' once a waiter queued behind the holder (its release looks in the queue), else '-'
+--   origin    the fencing token of the first hold of the key's current life (since the key was last created)
+-- Within one life of the key every hold ends by its owner's release (released, passed on or abandoned: the value
+-- goes on with the next owner or '~'); a hold that is not released ends the life (its key expires or is deleted),
+-- and the next acquisition starts a new one with a token from the clock. So a release that a client sends again
+-- after a reconnect, with its hold's fencing token, knows that its first run released the hold whoever holds the
+-- lock since: the token lies in [origin, the value's token]. Values written by the previous version of these
+-- scripts ('<owner> <token> <mark> <released> <released before>') are read as if their life began with their own
+-- fencing token, or with the number in their fifth word (an origin such a script moved along), and are written in
+-- this form again by the next script that writes them. Old scripts read this form as theirs: the origin and '-' are
+-- two releases they never find, and the origin is what they move along.
 -- While the lock is held the key lives for the lease; while free for the fence retention. Waiters, only while
 -- some process waits, have two more keys in the same hash slot (same hash tag), which the scripts that queue or
 -- hand over take as KEYS[2] and KEYS[3] (declared, so that a cluster slot in migration is refused before a script
@@ -22,7 +30,6 @@ local MODERN = (redis.REDIS_VERSION_NUM or 0) >= 0x070000
 -- The largest fencing token: Lua counts in doubles, exact up to 2^53 - 1. No larger token can be issued.
 local MAX_FENCE = 2 ^ 53 - 1
 local FREE = '~'
-local NOBODY = '-'
 
 local function fmt(number)
   return string.format('%d', number)
@@ -40,22 +47,46 @@ local function owns(value, token)
   return value and string.sub(value, 1, #token + 1) == token .. ' '
 end
 
--- The lock's value as its parts: owner, fencing token, mark, released, released before; nil for a value that is
--- no lock's (written by something else: nobody's to take or to release).
+-- The first fencing token of a value's life: its fourth word, or, for a value an older script wrote, the number in its
+-- fifth (an origin it moved along) or else its own fencing token (its life is not known to have begun earlier).
+local function origin_of(fence, fourth, fifth)
+  local origin = tonumber(string.match(fourth, '^%d+$') or string.match(fifth, '^%d+$'))
+  if origin and origin <= fence then
+    return origin
+  end
+  return fence
+end
+
+-- The lock's value as its parts: owner, fencing token, mark, origin (numbers); nil for a value that is no lock's
+-- (written by something else: nobody's to take or to release).
 local function parse(value)
   if not value then
     return nil
   end
-  local owner, fence, mark, released, before = string.match(value, '^(%S+) (%d+) ([%-q]) (%S+) (%S+)$')
+  local owner, fence, mark, fourth, fifth = string.match(value, '^(%S+) (%d+) ([%-q]) (%S+) (%S+)$')
   fence = tonumber(fence)
   if not fence or fence > MAX_FENCE then
     return nil
   end
-  return owner, fence, mark, released, before
+  return owner, fence, mark, origin_of(fence, fourth, fifth)
 end
 
-local function compose(owner, fence, mark, released, before)
-  return owner .. ' ' .. fmt(fence) .. ' ' .. mark .. ' ' .. released .. ' ' .. before
+-- The value of a hold (fence and origin as numbers).
+local function compose(owner, fence, mark, origin)
+  return owner .. ' ' .. fmt(fence) .. ' ' .. mark .. ' ' .. fmt(origin) .. ' -'
+end
+
+-- The fencing token, mark and origin (as text) of a hold's value, read in full only if an older script wrote it.
+local function hold_parts(value)
+  local fence, mark, origin = string.match(value, '^%S+ (%d+) ([%-q]) (%d+) %-$')
+  if fence then
+    return fence, mark, origin
+  end
+  local owner, last, marked, first = parse(value)
+  if owner then
+    return fmt(last), marked, fmt(first)
+  end
+  return nil
 end
 
 -- The lock's value; false if there is none, or the key holds another type (then it is nobody's hold).
@@ -136,13 +167,13 @@ local function enqueue(keys, token, lease, timeout, channel, now_ms)
   return new
 end
 
--- Hands the lock to a waiter: its token, fencing token and the releases in the lock value, with the waiter's
--- claim lease (the waiter extends it to its full lease at once), and a notice on its channel:
+-- Hands the lock to a waiter: its token, fencing token and the life's origin (text) in the lock value, with the
+-- waiter's claim lease (the waiter extends it to its full lease at once), and a notice on its channel:
 -- '<token> <fencing token> <server time ms> <claim ms>'. A refused PUBLISH (e.g. an ACL without the
 -- channel) does not undo the hand-off: the waiter finds it at its next poll. Returns Redis's error, or nil.
-local function hand_over(lock, waiter, fence, released, before, now_ms)
+local function hand_over(lock, waiter, fence, origin, now_ms)
   local claim = math.min(waiter.lease, waiter.timeout)
-  redis.call('SET', lock, compose(waiter.token, fence, 'q', released, before), 'PX', claim)
+  redis.call('SET', lock, waiter.token .. ' ' .. fmt(fence) .. ' q ' .. origin .. ' -', 'PX', claim)
   local notice = waiter.token .. ' ' .. fmt(fence) .. ' ' .. fmt(now_ms) .. ' ' .. fmt(claim)
   local published = redis.pcall('PUBLISH', waiter.channel, notice)
   if type(published) == 'table' and published.err then
@@ -151,43 +182,50 @@ local function hand_over(lock, waiter, fence, released, before, now_ms)
   return nil
 end
 
--- Frees the lock (fence: its last fencing token, as text): its value stays, with owner '~', for the fence
--- retention. A Redis out of memory that refuses the write still frees it (the last token is then forgotten, and the
--- clock alone makes the next one larger).
-local function free(lock, fence, released, before, retention)
-  local written = redis.pcall('SET', lock, '~ ' .. fence .. ' - ' .. released .. ' ' .. before, 'PX', retention)
+-- Frees the lock (fence: its last fencing token, origin: its life's first, as text): its value stays, with owner
+-- '~', for the fence retention. A Redis out of memory that refuses the write still frees it (the key's life then ends:
+-- the clock alone makes the next token larger, and a release run again finds nothing).
+local function free(lock, fence, origin, retention)
+  local written = redis.pcall('SET', lock, '~ ' .. fence .. ' - ' .. origin .. ' -', 'PX', retention)
   if type(written) == 'table' and written.err then
     redis.call('DEL', lock)
   end
 end
 
--- Releases the lock if the token holds it: hands it to the first live waiter, or frees it. Returns {1} or
--- {1, PUBLISH error} if released (also when a release run again finds that its first run took effect), {0} if
--- the lock is not the token's.
-local function release(keys, token, retention)
+-- Whether the hold with fencing token fence (a number, or nil if not known) was released in the life of the lock's
+-- value: a token issued in this life, which is not the holder's, was issued for a hold that its owner released.
+local function released_in_life(value, fence)
+  local owner, last, _, origin = parse(value)
+  return owner ~= nil and fence ~= nil and fence >= origin and fence <= last
+end
+
+-- Releases the lock if the token holds it: hands it to the first live waiter, or frees it. fence: the hold's fencing
+-- token (text), by which a release run again finds that its first run released the hold; nil if not known.
+-- Returns {1} or {1, PUBLISH error} if released (also when a release run again finds that its first run took
+-- effect), {0} if the lock is not the token's.
+local function release(keys, token, retention, fence)
   local lock = keys[1]
   local value = read(lock)
-  local fence, mark, released
+  local last, mark, origin
   if owns(value, token) then
-    fence, mark, released = string.match(value, '^%S+ (%d+) ([%-q]) (%S+) %S+$')
+    last, mark, origin = hold_parts(value)
   end
-  if not fence then
-    -- run again? the first run's token is among the last two releases, whoever holds the lock since
-    local owner, _, _, last, before = parse(value)
-    return { owner and (last == token or before == token) and 1 or 0 }
+  if not last then
+    -- run again? its hold's token is of this life, whoever holds the lock since
+    return { released_in_life(value, fence and tonumber(fence)) and 1 or 0 }
   end
   -- the clock only once a waiter was queued: a holder whose queue emptied (the last waiter's) frees without it
   local first = mark == 'q' and redis.call('LPOP', keys[2])
   if first then
     local now_ms, now_us = clock()
     local waiter = pop_live_waiter(keys, now_ms, first)
-    local next = waiter and next_fence(tonumber(fence), now_us)
+    local next = waiter and next_fence(tonumber(last), now_us)
     if next then
-      local refused = hand_over(lock, waiter, next, token, released, now_ms)
+      local refused = hand_over(lock, waiter, next, origin, now_ms)
       return refused and { 1, refused } or { 1 }
     end
     -- none live, or no token left to hand over with: freed; a waiter finds out at its next try
   end
-  free(lock, fence, token, released, retention)
+  free(lock, last, origin, retention)
   return { 1 }
 end

@@ -6,12 +6,12 @@
 -- Returns 1 if the lock is held under the token (its fencing token is then at least ARGV[2]), else 0.
 local function raise(keys, args)
   local lock, token, raised = keys[1], args[1], tonumber(args[2])
-  local owner, fence, mark, released, before = parse(read(lock))
+  local owner, fence, mark, origin = parse(read(lock))
   if owner ~= token then
     return 0
   end
   if raised > fence and raised <= MAX_FENCE then
-    redis.call('SET', lock, compose(owner, raised, mark, released, before), 'KEEPTTL')
+    redis.call('SET', lock, compose(owner, raised, mark, origin), 'KEEPTTL')
   end
   return 1
 end

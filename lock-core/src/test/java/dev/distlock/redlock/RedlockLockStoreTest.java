@@ -40,7 +40,7 @@ class RedlockLockStoreTest {
         assertThat(result.acquired()).isTrue();
         assertThat(redlock.tryAcquire("job", "b", LEASE, true, 1000).acquired()).isFalse();
         assertThat(redlock.remainingLeaseMillis("job", "a")).isPositive().isLessThanOrEqualTo(LEASE);
-        assertThat(redlock.release("job", "a")).isTrue();
+        assertThat(redlock.release("job", "a", result.fencingToken())).isTrue();
         assertThat(nodes[0].store.isLocked("job") || nodes[1].store.isLocked("job")).isFalse();
     }
 
@@ -88,7 +88,7 @@ class RedlockLockStoreTest {
         long first = redlock.tryAcquire("job", "a", LEASE, true, 1000).fencingToken();
         assertThat(first).as("the largest of the majority: the node ahead")
                 .isGreaterThan(TimeUnit.MILLISECONDS.toMicros(Clock.systemUTC().millis()) + 60_000_000L);
-        redlock.release("job", "a");
+        redlock.release("job", "a", first);
         nodes[0].down = true; // the next majority is nodes 1 and 2, whose clocks are ten minutes behind
 
         long second = redlock.tryAcquire("job", "b", LEASE, true, 1000).fencingToken();

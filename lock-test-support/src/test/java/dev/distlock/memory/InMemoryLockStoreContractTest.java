@@ -18,4 +18,9 @@ class InMemoryLockStoreContractTest extends LockStoreContract {
     protected void holdWithoutExpiry(String name, String token) {
         store.overwrite(name, token);
     }
+
+    @Override
+    protected void endFenceRetention(String name) {
+        store.delete(name);
+    }
 }

@@ -29,8 +29,13 @@ abstract class RedisLockStoreContractIT extends LockStoreContract {
 
     @Override
     protected void holdWithoutExpiry(String name, String token) {
-        // a lock's value (see common.lua): owner, fencing token, no waiters marked, no releases
-        server().command("SET", RedisLockStores.keyOf("distlock", name), token + " 1 - - -");
+        // a lock's value (see common.lua): owner, fencing token, no waiters marked, the life's first token
+        server().command("SET", RedisLockStores.keyOf("distlock", name), token + " 1 - 1 -");
+    }
+
+    @Override
+    protected void endFenceRetention(String name) {
+        server().command("DEL", RedisLockStores.keyOf("distlock", name));
     }
 
     @AfterEach

@@ -49,22 +49,59 @@ abstract class RedisScriptsTests {
     }
 
     @Test
-    void aReleaseRunAgainReportsTheReleaseItMadeUntilTwoLaterReleases() {
-        store.tryAcquire("job", "T", LEASE, false, TIMEOUT);
+    void aReleaseRunAgainFindsItsReleaseByItsFencingTokenWithinTheKeysLife() {
+        long fence = store.tryAcquire("job", "T", LEASE, false, TIMEOUT).fencingToken();
+        assertThat((String) server().command("GET", LOCK)).as("the first hold of the key's life is its origin")
+                .isEqualTo("T " + fence + " - " + fence + " -");
 
-        assertThat(store.release("job", "T")).isTrue();
-        assertThat(store.release("job", "T")).as("run again").isTrue();
-        assertThat(store.isLocked("job")).isFalse();
+        assertThat(store.release("job", "T", fence)).isTrue();
+        assertThat((String) server().command("GET", LOCK)).isEqualTo("~ " + fence + " - " + fence + " -");
+        assertThat(store.release("job", "T", fence)).as("run again").isTrue();
+        for (int i = 0; i < 4; i++) {
+            long owner = store.tryAcquire("job", "other" + i, LEASE, false, TIMEOUT).fencingToken();
+            assertThat(store.release("job", "other" + i, owner)).isTrue();
+        }
+        long holder = store.tryAcquire("job", "holder", LEASE, false, TIMEOUT).fencingToken();
+        assertThat(store.release("job", "T", fence)).as("run again five owners later").isTrue();
+        assertThat((String) server().command("GET", LOCK)).as("the holder's hold is untouched")
+                .isEqualTo("holder " + holder + " - " + fence + " -");
 
-        store.tryAcquire("job", "other", LEASE, false, TIMEOUT);
-        assertThat(store.release("job", "T")).as("run again after another owner took the lock").isTrue();
-        assertThat((String) server().command("GET", LOCK)).as("the other owner's hold is untouched")
-                .startsWith("other ");
-        store.release("job", "other");
-        assertThat(store.release("job", "T")).as("one release later").isTrue();
-        store.tryAcquire("job", "third", LEASE, false, TIMEOUT);
-        store.release("job", "third");
-        assertThat(store.release("job", "T")).as("two releases later").isFalse();
+        server().command("DEL", LOCK);
+        long after = store.tryAcquire("job", "new", LEASE, false, TIMEOUT).fencingToken();
+        assertThat((String) server().command("GET", LOCK)).as("a new life").isEqualTo("new " + after + " - " + after
+                + " -");
+        assertThat(store.release("job", "T", fence)).as("run again after the key was lost").isFalse();
+        assertThat(store.release("job", "holder", holder)).as("lost with the key").isFalse();
+        assertThat(store.release("job", "T", after + 1)).as("a token the key never issued").isFalse();
+    }
+
+    /**
+     * Values written by the scripts before the origin ({@code '<owner> <token> <mark> <released> <released before>'},
+     * met during a rolling upgrade): read as if their life began with their own token, or with the number in their
+     * fifth word (where an old release moves the origin to), and written in the new form by the next script.
+     */
+    @Test
+    void valuesOfTheScriptsBeforeTheOriginAreReadAsLivesBeginningWithTheirOwnToken() {
+        long now = serverMillis() * 1000;
+        server().command("SET", LOCK, "~ " + now + " - oldA oldB");
+        long fence = store.tryAcquire("job", "T", LEASE, false, TIMEOUT).fencingToken();
+        assertThat((String) server().command("GET", LOCK)).isEqualTo("T " + fence + " - " + now + " -");
+        assertThat(store.release("job", "T", fence)).isTrue();
+        assertThat(store.release("job", "T", now)).as("the freed hold's token").isTrue();
+        assertThat(store.release("job", "T", now - 1)).as("before the value's life").isFalse();
+
+        long origin = now - 10_000_000;
+        server().command("SET", LOCK, "old " + now + " - oldA " + origin, "PX", Long.toString(LEASE));
+        assertThat(store.release("job", "T", origin + 1)).as("an origin an old release moved along").isTrue();
+        assertThat(store.release("job", "T", origin - 1)).isFalse();
+        assertThat(store.tryAcquire("job", "W", LEASE, true, TIMEOUT).acquired()).isFalse();
+        assertThat((String) server().command("GET", LOCK)).as("marked, in the new form")
+                .isEqualTo("old " + now + " q " + origin + " -");
+
+        server().command("SET", LOCK, "old " + now + " q oldA oldB", "PX", Long.toString(LEASE));
+        assertThat(store.release("job", "old", now)).as("an old value's own hold").isTrue();
+        assertThat((String) server().command("GET", LOCK)).as("handed to the waiter")
+                .startsWith("W ").endsWith(" q " + now + " -");
     }
 
     @Test
@@ -72,7 +109,7 @@ abstract class RedisScriptsTests {
         long year = 365L * 24 * 3_600_000;
         long token = store.tryAcquire("job", "T", year, false, TIMEOUT).fencingToken();
 
-        assertThat(store.release("job", "T")).isTrue();
+        assertThat(store.release("job", "T", token)).isTrue();
 
         assertThat((String) server().command("GET", LOCK)).startsWith("~ " + token + " ");
         assertThat((Long) server().command("PTTL", LOCK)).isPositive().isLessThanOrEqualTo(RETENTION);
@@ -101,50 +138,50 @@ abstract class RedisScriptsTests {
 
         AcquireResult last = store.tryAcquire("job", "T", LEASE, false, TIMEOUT);
         assertThat(last.fencingToken()).isEqualTo(max);
-        assertThat(store.release("job", "T")).isTrue();
+        assertThat(store.release("job", "T", max)).isTrue();
 
         assertThatThrownBy(() -> store.tryAcquire("job", "U", LEASE, false, TIMEOUT))
                 .hasStackTraceContaining("fencing tokens of " + LOCK + " are exhausted")
                 .hasStackTraceContaining(Long.toString(max));
         assertThat(store.isLocked("job")).as("no hold left behind").isFalse();
-        assertThat((String) server().command("GET", LOCK)).startsWith("~ " + max + " - T ");
+        assertThat((String) server().command("GET", LOCK)).isEqualTo("~ " + max + " - " + (max - 1) + " -");
     }
 
     @Test
     void aReleaseAfterTheKeyWasDeletedFromOutsideIsNotTakenForARepeatedRelease() {
-        store.tryAcquire("job", "T", LEASE, false, TIMEOUT);
+        long fence = store.tryAcquire("job", "T", LEASE, false, TIMEOUT).fencingToken();
         server().command("DEL", LOCK);
 
-        assertThat(store.release("job", "T")).isFalse();
+        assertThat(store.release("job", "T", fence)).isFalse();
     }
 
     @Test
     void aHandingOverReleaseRunTwiceReportsTheReleaseItMade() {
-        store.tryAcquire("job", "T", LEASE, false, TIMEOUT);
+        long fence = store.tryAcquire("job", "T", LEASE, false, TIMEOUT).fencingToken();
         assertThat(store.tryAcquire("job", "W", LEASE, true, TIMEOUT).acquired()).isFalse();
 
-        assertThat(store.release("job", "T")).isTrue();
-        assertThat((String) server().command("GET", LOCK)).startsWith("W ").endsWith(" q T -");
-        assertThat(store.release("job", "T")).as("run again").isTrue();
+        assertThat(store.release("job", "T", fence)).isTrue();
+        assertThat((String) server().command("GET", LOCK)).startsWith("W ").endsWith(" q " + fence + " -");
+        assertThat(store.release("job", "T", fence)).as("run again").isTrue();
 
         // the waiter's poll finds the lock handed to it and confirms it with its full lease
         AcquireResult handed = store.tryAcquire("job", "W", LEASE, true, TIMEOUT);
         assertThat(handed.acquired()).isTrue();
         assertThat((Long) server().command("PTTL", LOCK)).isGreaterThan(TIMEOUT);
-        assertThat(store.release("job", "W")).isTrue();
-        store.tryAcquire("job", "X", LEASE, false, TIMEOUT);
-        assertThat(store.release("job", "T")).as("the trace is of the owner it handed over to").isTrue();
-        assertThat(store.release("job", "X")).isTrue();
-        assertThat(store.release("job", "T")).as("three owners later").isFalse();
+        assertThat(store.release("job", "W", handed.fencingToken())).isTrue();
+        long next = store.tryAcquire("job", "X", LEASE, false, TIMEOUT).fencingToken();
+        assertThat(store.release("job", "T", fence)).as("two owners later").isTrue();
+        assertThat(store.release("job", "X", next)).isTrue();
+        assertThat(store.release("job", "T", fence)).as("three owners later").isTrue();
     }
 
     @Test
     void aHandOffSetsOnlyTheWaitersClaimLeaseAndTellsItsChannel() {
-        store.tryAcquire("job", "T", LEASE, false, TIMEOUT);
+        long fence = store.tryAcquire("job", "T", LEASE, false, TIMEOUT).fencingToken();
         store.tryAcquire("job", "W", LEASE, true, TIMEOUT);
         server().command("CONFIG", "RESETSTAT");
 
-        store.release("job", "T");
+        store.release("job", "T", fence);
 
         assertThat((Long) server().command("PTTL", LOCK)).isPositive().isLessThanOrEqualTo(TIMEOUT);
         assertThat(RedisProbes.commandCalls(server(), "publish")).isOne();
@@ -193,7 +230,7 @@ abstract class RedisScriptsTests {
 
             assertThat(result.acquired()).as(foreign).isFalse();
             assertThat(result.holderLeaseMillis()).as(foreign).isEqualTo(LockStore.NEVER_EXPIRES);
-            assertThat(store.release("job", "T")).as(foreign).isFalse();
+            assertThat(store.release("job", "T", 1)).as(foreign).isFalse();
             assertThat(store.isLocked("job")).as(foreign).isTrue();
             assertThat((String) server().command("GET", LOCK)).as("left as it was").isEqualTo(foreign);
             store.leaveQueue("job", "T", LEASE);
@@ -232,8 +269,11 @@ abstract class RedisScriptsTests {
         assertThat(store.tryAcquire("job", "T", LEASE, false, TIMEOUT).fencingToken()).as("a repeated try")
                 .isEqualTo(chosen);
         assertThat(store.inspect("job").fencingToken()).isEqualTo(chosen);
-        store.release("job", "T");
+        assertThat(store.release("job", "T", chosen)).isTrue();
+        assertThat((String) server().command("GET", LOCK)).as("the life began with the token issued")
+                .isEqualTo("~ " + chosen + " - " + issued + " -");
         assertThat(store.tryAcquire("job", "next", LEASE, false, TIMEOUT).fencingToken()).isEqualTo(chosen + 1);
+        assertThat(store.release("job", "T", chosen)).as("run again").isTrue();
     }
 
     @Test
@@ -243,7 +283,7 @@ abstract class RedisScriptsTests {
         assertThatThrownBy(() -> store.tryAcquire("job", "T", LEASE, false, TIMEOUT))
                 .hasStackTraceContaining("WRONGTYPE").hasStackTraceContaining("holds a hash");
         assertThat(store.extend("job", "T", LEASE)).isFalse();
-        assertThat(store.release("job", "T")).isFalse();
+        assertThat(store.release("job", "T", 1)).isFalse();
         assertThat(store.remainingLeaseMillis("job", "T")).isNegative();
     }
 
@@ -254,7 +294,7 @@ abstract class RedisScriptsTests {
 
         assertThat(async.tryAcquire("job", "T", LEASE, true, TIMEOUT).toCompletableFuture().get(10, TimeUnit.SECONDS)
                 .acquired()).isTrue();
-        assertThat(async.release("job", "T").toCompletableFuture().get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(async.release("job", "T", 1).toCompletableFuture().get(10, TimeUnit.SECONDS)).isTrue();
 
         if (!hasFunctions()) {
             assertThat(RedisProbes.commandCalls(server(), "evalsha")).isGreaterThanOrEqualTo(2);

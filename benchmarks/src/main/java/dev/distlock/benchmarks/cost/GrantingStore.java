@@ -25,7 +25,7 @@ public final class GrantingStore implements LockStore {
     }
 
     @Override
-    public boolean release(String name, String token) {
+    public boolean release(String name, String token, long fencingToken) {
         return true;
     }
 

@@ -44,12 +44,12 @@ public interface AsyncLockStore {
     CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis);
 
     /** {@link LockStore#release}, sent. */
-    CompletionStage<Boolean> release(String name, String token);
+    CompletionStage<Boolean> release(String name, String token, long fencingToken);
 
     /** {@link LockStore#passOn}, sent; the default sends the release, then the try. */
-    default CompletionStage<PassOn> passOn(String name, String token, String next, long leaseMillis, boolean queue,
-            long waiterTimeoutMillis) {
-        return release(name, token).thenCompose(released -> tryAcquire(name, next, leaseMillis, queue,
+    default CompletionStage<PassOn> passOn(String name, String token, long fencingToken, String next,
+            long leaseMillis, boolean queue, long waiterTimeoutMillis) {
+        return release(name, token, fencingToken).thenCompose(released -> tryAcquire(name, next, leaseMillis, queue,
                 waiterTimeoutMillis).thenApply(answer -> new PassOn(released, answer)));
     }
 

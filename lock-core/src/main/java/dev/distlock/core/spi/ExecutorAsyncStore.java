@@ -35,14 +35,14 @@ final class ExecutorAsyncStore implements AsyncLockStore {
     }
 
     @Override
-    public CompletableFuture<Boolean> release(String name, String token) {
-        return onPool(() -> store.release(name, token));
+    public CompletableFuture<Boolean> release(String name, String token, long fencingToken) {
+        return onPool(() -> store.release(name, token, fencingToken));
     }
 
     @Override
-    public CompletableFuture<PassOn> passOn(String name, String token, String next, long leaseMillis, boolean queue,
-            long waiterTimeoutMillis) {
-        return onPool(() -> store.passOn(name, token, next, leaseMillis, queue, waiterTimeoutMillis));
+    public CompletableFuture<PassOn> passOn(String name, String token, long fencingToken, String next,
+            long leaseMillis, boolean queue, long waiterTimeoutMillis) {
+        return onPool(() -> store.passOn(name, token, fencingToken, next, leaseMillis, queue, waiterTimeoutMillis));
     }
 
     @Override

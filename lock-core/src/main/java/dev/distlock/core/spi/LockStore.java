@@ -19,7 +19,10 @@ import java.util.Map;
  *
  * <p><b>Replays are harmless.</b> A client may send a command again after a reconnect. Every operation is
  * idempotent for its own token: a repeated try reports the hold it made, a repeated release reports the
- * release it made (as long as nobody acquired the lock in between).
+ * release it made, however many owners held the lock since, as long as the store kept the name's fencing tokens
+ * since that release (the name was not lost meanwhile: no hold of it ran out or was deleted, and a freed name was
+ * taken again within the fence retention). A release carries its hold's fencing token for that: a token the store
+ * issued since it last lost the name was issued for a hold that ended by its owner's release.
  *
  * <p>Implementations report backend failures as unchecked exceptions, which {@link #classify} explains to the engine;
  * the registry wraps them.
@@ -51,11 +54,14 @@ public interface LockStore extends AutoCloseable {
     AcquireResult leaveQueue(String name, String token, long leaseMillis);
 
     /**
-     * Releases the hold if it is held under {@code token}: hands it to the first live waiter, or deletes it.
+     * Releases the hold if it is held under {@code token}: hands it to the first live waiter, or frees it.
      *
-     * @return whether it was held under the token (false: expired and taken, deleted or taken over)
+     * @param fencingToken the hold's fencing token, by which a release run again recognises that its first run
+     *        released the hold, whoever holds the lock since
+     * @return whether it was held under the token (false: expired and taken, deleted or taken over), or was
+     *         released by a first run of this release
      */
-    boolean release(String name, String token);
+    boolean release(String name, String token, long fencingToken);
 
     /**
      * {@link #release} of {@code token}'s hold, then {@link #tryAcquire} for {@code next}, as one step where the store
@@ -64,12 +70,13 @@ public interface LockStore extends AutoCloseable {
      * processes lets them go first, as its release would. The default makes the two calls.
      *
      * @param token the releasing hold's owner token
+     * @param fencingToken the releasing hold's fencing token, as for {@link #release}
      * @param next the next caller's token, which tries with {@code leaseMillis}, {@code queue} and
      *        {@code waiterTimeoutMillis} as in {@link #tryAcquire}
      */
-    default PassOn passOn(String name, String token, String next, long leaseMillis, boolean queue,
-            long waiterTimeoutMillis) {
-        boolean released = release(name, token);
+    default PassOn passOn(String name, String token, long fencingToken, String next, long leaseMillis,
+            boolean queue, long waiterTimeoutMillis) {
+        boolean released = release(name, token, fencingToken);
         return new PassOn(released, tryAcquire(name, next, leaseMillis, queue, waiterTimeoutMillis));
     }
 

@@ -81,7 +81,7 @@ final class HoldLifecycle {
                 released = handOff != null ? handOff.release(store, hold)
                         : StoreCalls.retriedWhileRefused(store, () -> delayMillis > 0
                                 ? store.extend(hold.name, hold.token, delayMillis)
-                                : store.release(hold.name, hold.token));
+                                : store.release(hold.name, hold.token, hold.fencingToken));
             } catch (RuntimeException failure) {
                 throw releaseFailed(hold, delayMillis, failure);
             }
@@ -128,7 +128,7 @@ final class HoldLifecycle {
     /** Sends a release, again (up to three times) while the store refuses it without running it. */
     private void sendRelease(Hold hold, long delayMillis, int attempt, CompletableFuture<Void> done) {
         CompletionStage<Boolean> sent = delayMillis > 0 ? sends.extend(hold.name, hold.token, delayMillis)
-                : sends.release(hold.name, hold.token);
+                : sends.release(hold.name, hold.token, hold.fencingToken);
         sent.whenComplete((released, failure) -> threads.afterAnswer(() -> {
             Throwable cause = StoreCalls.unwrapped(failure);
             if (cause instanceof RuntimeException refused && attempt < StoreCalls.REFUSED_ATTEMPTS

@@ -49,7 +49,8 @@ final class LocalHandOff {
         sentNanos = System.nanoTime();
         try {
             PassOn passed = StoreCalls.retriedWhileRefused(store, () -> store.passOn(hold.name, hold.token,
-                    caller.firstToken(), caller.leaseMillis(), caller.queues(), waiterTimeoutMillis));
+                    hold.fencingToken, caller.firstToken(), caller.leaseMillis(), caller.queues(),
+                    waiterTimeoutMillis));
             answer = CompletableFuture.completedFuture(passed.next());
             return passed.released();
         } catch (RuntimeException failure) {
@@ -62,8 +63,8 @@ final class LocalHandOff {
     CompletionStage<PassOn> send(AsyncLockStore sends, Hold hold) {
         NameGate.Caller caller = next.caller;
         sentNanos = System.nanoTime();
-        CompletionStage<PassOn> call = sends.passOn(hold.name, hold.token, caller.firstToken(), caller.leaseMillis(),
-                caller.queues(), waiterTimeoutMillis);
+        CompletionStage<PassOn> call = sends.passOn(hold.name, hold.token, hold.fencingToken,
+                caller.firstToken(), caller.leaseMillis(), caller.queues(), waiterTimeoutMillis);
         answer = call.thenApply(PassOn::next);
         return call;
     }

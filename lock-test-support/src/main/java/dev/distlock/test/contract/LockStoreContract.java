@@ -58,6 +58,9 @@ public abstract class LockStoreContract {
      */
     protected abstract void holdWithoutExpiry(String name, String token);
 
+    /** Ends the fence retention of the freed lock {@code name} now, as if it had run out: nothing of it is left. */
+    protected abstract void endFenceRetention(String name);
+
     /** The store under test. */
     protected LockStore store() {
         return store;
@@ -96,28 +99,78 @@ public abstract class LockStoreContract {
             assertThat(taken.acquired()).isTrue();
             assertThat(taken.fencingToken()).isGreaterThan(last);
             last = taken.fencingToken();
-            assertThat(store.release("job", "T" + i)).isTrue();
+            assertThat(store.release("job", "T" + i, last)).isTrue();
         }
     }
 
     @Test
     void onlyTheOwnerReleasesAndARepeatedReleaseReportsTheReleaseItMade() {
-        store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
+        long fence = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
 
-        assertThat(store.release("job", "B")).as("not the owner").isFalse();
+        assertThat(store.release("job", "B", fence + 1)).as("not the owner").isFalse();
         assertThat(store.isLocked("job")).isTrue();
-        assertThat(store.release("job", "A")).isTrue();
+        assertThat(store.release("job", "A", fence)).isTrue();
         assertThat(store.isLocked("job")).isFalse();
-        assertThat(store.release("job", "A")).as("run again").isTrue();
+        assertThat(store.release("job", "A", fence)).as("run again").isTrue();
 
         store.tryAcquire("job", "B", LEASE, false, WAITER_TIMEOUT);
-        assertThat(store.release("job", "A")).as("run again after another owner took the lock").isTrue();
+        assertThat(store.release("job", "A", fence)).as("run again after another owner took the lock").isTrue();
         assertThat(store.inspect("job").ownerToken()).as("the other owner keeps it").isEqualTo("B");
+    }
+
+    /**
+     * A release whose reply was lost, sent again once the client reconnected: however many owners took and released
+     * the lock meanwhile (freed, handed to waiters, passed on), it finds that its first run released the hold, and
+     * the lock stays with whoever holds it now.
+     */
+    @Test
+    void aReleaseRunAgainFindsItsReleaseHoweverManyOwnersHeldTheLockSince() {
+        long fence = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        assertThat(store.release("job", "A", fence)).isTrue();
+
+        for (int i = 0; i < 3; i++) {
+            long owner = store.tryAcquire("job", "B" + i, LEASE, false, WAITER_TIMEOUT).fencingToken();
+            assertThat(store.release("job", "B" + i, owner)).isTrue();
+        }
+        assertThat(store.release("job", "A", fence)).as("freed, three owners later").isTrue();
+        long held = store.tryAcquire("job", "C", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
+        assertThat(store.release("job", "C", held)).as("handed to the waiter").isTrue();
+        long handed = store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT).fencingToken();
+        PassOn passed = store.passOn("job", "W", handed, "D", LEASE, false, WAITER_TIMEOUT);
+        assertThat(passed.next().acquired()).isTrue();
+
+        assertThat(store.release("job", "A", fence)).as("held by the sixth owner since").isTrue();
+        assertThat(store.release("job", "W", handed)).as("the passing release run again").isTrue();
+        assertThat(store.inspect("job").ownerToken()).as("the holder keeps it").isEqualTo("D");
+        assertThat(store.remainingLeaseMillis("job", "D")).isGreaterThan(WAITER_TIMEOUT);
+    }
+
+    /**
+     * What a release run again cannot tell: once the name was lost since its first run (a later hold ran out, or the
+     * freed lock's fence retention ended: nothing of the name is left), it answers not held, as for any hold whose
+     * name was lost. The bound of the answer above.
+     */
+    @Test
+    void aReleaseRunAgainAfterTheNameWasLostSinceIsNoRelease() {
+        long fence = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        store.release("job", "A", fence);
+        store.tryAcquire("job", "B", 200, false, WAITER_TIMEOUT);
+        awaitUntil(() -> !store.isLocked("job"));
+        long next = store.tryAcquire("job", "C", LEASE, false, WAITER_TIMEOUT).fencingToken();
+
+        assertThat(store.release("job", "A", fence)).as("a later hold ran out").isFalse();
+
+        long freed = store.tryAcquire("other", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        store.release("other", "A", freed);
+        endFenceRetention("other");
+        assertThat(store.release("job", "C", next)).isTrue();
+        assertThat(store.release("other", "A", freed)).as("the fence retention ended").isFalse();
     }
 
     @Test
     void aReleaseOfANameNeverHeldIsNoRelease() {
-        assertThat(store.release("job", "A")).isFalse();
+        assertThat(store.release("job", "A", 1)).isFalse();
     }
 
     @Test
@@ -157,7 +210,7 @@ public abstract class LockStoreContract {
         assertThat(store.tryAcquire("job", "W2", LEASE, true, WAITER_TIMEOUT).acquired()).isFalse();
         assertThat(store.inspect("job").waiting()).isEqualTo(2);
 
-        assertThat(store.release("job", "A")).isTrue();
+        assertThat(store.release("job", "A", first)).isTrue();
 
         assertThat(store.tryAcquire("job", "N", LEASE, false, WAITER_TIMEOUT).acquired()).as("a newcomer").isFalse();
         assertThat(store.tryAcquire("job", "W2", LEASE, true, WAITER_TIMEOUT).acquired()).as("not first").isFalse();
@@ -166,7 +219,7 @@ public abstract class LockStoreContract {
         assertThat(handed.fencingToken()).isGreaterThan(first);
         assertThat(store.remainingLeaseMillis("job", "W1")).as("confirmed with its full lease").isGreaterThan(
                 WAITER_TIMEOUT);
-        assertThat(store.release("job", "A")).as("the handing release run again").isTrue();
+        assertThat(store.release("job", "A", first)).as("the handing release run again").isTrue();
         assertThat(store.inspect("job").ownerToken()).isEqualTo("W1");
     }
 
@@ -174,59 +227,62 @@ public abstract class LockStoreContract {
     void passingOnReleasesAndGivesTheLockToTheNextTokenWithALargerFencingToken() {
         long first = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
 
-        PassOn passed = store.passOn("job", "A", "B", LEASE, true, WAITER_TIMEOUT);
+        PassOn passed = store.passOn("job", "A", first, "B", LEASE, true, WAITER_TIMEOUT);
 
         assertThat(passed.released()).isTrue();
         assertThat(passed.next().acquired()).isTrue();
         assertThat(passed.next().fencingToken()).isGreaterThan(first);
         assertThat(store.inspect("job").ownerToken()).isEqualTo("B");
         assertThat(store.remainingLeaseMillis("job", "B")).isGreaterThan(WAITER_TIMEOUT);
-        assertThat(store.release("job", "A")).as("the passing release run again").isTrue();
+        assertThat(store.release("job", "A", first)).as("the passing release run again").isTrue();
         assertThat(store.inspect("job").ownerToken()).isEqualTo("B");
-        assertThat(store.release("job", "B")).isTrue();
+        assertThat(store.release("job", "B", passed.next().fencingToken())).isTrue();
         assertThat(store.isLocked("job")).isFalse();
     }
 
     /** Waiters of other processes, queued in the store, go first: the next token queues behind them. */
     @Test
     void passingOnWithWaitersQueuedHandsTheLockToTheFirstOfThemAndQueuesTheNextToken() {
-        store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
+        long fence = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
         store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
 
-        PassOn passed = store.passOn("job", "A", "B", LEASE, true, WAITER_TIMEOUT);
+        PassOn passed = store.passOn("job", "A", fence, "B", LEASE, true, WAITER_TIMEOUT);
 
         assertThat(passed.released()).isTrue();
         assertThat(passed.next().acquired()).as("behind the queued waiter").isFalse();
-        assertThat(store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT).acquired()).isTrue();
+        AcquireResult handed = store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
+        assertThat(handed.acquired()).isTrue();
         assertThat(store.inspect("job").waiting()).as("the next token, queued").isEqualTo(1);
-        store.release("job", "W");
+        store.release("job", "W", handed.fencingToken());
         assertThat(store.tryAcquire("job", "B", LEASE, true, WAITER_TIMEOUT).acquired()).isTrue();
     }
 
     /** A hold that was lost is no release; the next token still tries, as {@code tryAcquire} would. */
     @Test
     void passingOnALostHoldReportsItAndTheNextTokenStillTries() {
-        store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
+        long fence = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
         store.abandon("job", "A");
         store.tryAcquire("job", "C", LEASE, false, WAITER_TIMEOUT);
 
-        PassOn passed = store.passOn("job", "A", "B", LEASE, false, WAITER_TIMEOUT);
+        PassOn passed = store.passOn("job", "A", fence, "B", LEASE, false, WAITER_TIMEOUT);
 
         assertThat(passed.released()).isTrue(); // A's release ran before (abandon): a release run again
         assertThat(passed.next().acquired()).isFalse();
         assertThat(store.inspect("job").ownerToken()).isEqualTo("C");
-        assertThat(store.passOn("job", "X", "Y", LEASE, false, WAITER_TIMEOUT).released())
-                .as("a token that never held").isFalse();
+        long lost = store.tryAcquire("other", "X", 200, false, WAITER_TIMEOUT).fencingToken();
+        awaitUntil(() -> !store.isLocked("other"));
+        assertThat(store.passOn("other", "X", lost, "Y", LEASE, false, WAITER_TIMEOUT).released())
+                .as("a hold that ran out").isFalse();
     }
 
     @Test
     void aWaiterThatLeftIsNeverHandedTheLockAndLeavingAfterAHandOffKeepsIt() {
-        store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
+        long fence = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
         store.tryAcquire("job", "gone", LEASE, true, WAITER_TIMEOUT);
         store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
 
         assertThat(store.leaveQueue("job", "gone", LEASE).acquired()).isFalse();
-        store.release("job", "A");
+        store.release("job", "A", fence);
 
         AcquireResult kept = store.leaveQueue("job", "W", LEASE);
         assertThat(kept.acquired()).as("handed over before it left").isTrue();
@@ -252,24 +308,24 @@ public abstract class LockStoreContract {
 
     @Test
     void aLeaseThatRunsOutFreesTheName() {
-        store.tryAcquire("job", "A", 200, false, WAITER_TIMEOUT);
+        long fence = store.tryAcquire("job", "A", 200, false, WAITER_TIMEOUT).fencingToken();
 
         awaitUntil(() -> !store.isLocked("job"));
 
         assertThat(store.remainingLeaseMillis("job", "A")).isNegative();
         assertThat(store.extend("job", "A", LEASE)).as("too late").isFalse();
-        assertThat(store.release("job", "A")).as("expired, never released").isFalse();
+        assertThat(store.release("job", "A", fence)).as("expired, never released").isFalse();
         assertThat(store.tryAcquire("job", "B", LEASE, false, WAITER_TIMEOUT).acquired()).isTrue();
     }
 
     @Test
     void aWaiterWhoseEntryWentStaleIsSkippedByTheRelease() {
-        store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
+        long fence = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
         store.tryAcquire("job", "stale", LEASE, true, 200);
         store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
 
         awaitUntil(() -> store.inspect("job").waiting() == 1);
-        store.release("job", "A");
+        store.release("job", "A", fence);
 
         assertThat(store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT).acquired()).isTrue();
         assertThat(store.tryAcquire("job", "stale", LEASE, true, WAITER_TIMEOUT).acquired()).isFalse();

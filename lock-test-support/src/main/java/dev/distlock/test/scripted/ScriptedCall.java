@@ -23,7 +23,10 @@ public final class ScriptedCall {
         LOSE_REPLY,
         /** Throws without running: the backend refused. */
         FAIL,
-        /** Runs the operation twice and answers the second: a client that sent it again after a reconnect. */
+        /**
+         * Runs the operation, then an action of the test, then the operation again, and answers the second run: a
+         * client that sent it again after a reconnect (the action: what happened in between, possibly nothing).
+         */
         REPLAY,
         /** Runs an action of the test, then the operation: something that happens just before it reaches the backend. */
         RUN_FIRST
@@ -92,7 +95,17 @@ public final class ScriptedCall {
     }
 
     public ScriptedCall replay() {
+        return replayAfter(() -> { });
+    }
+
+    /**
+     * Runs the operation, then {@code between} on the calling thread, then the operation again, and answers the
+     * second run: a reply lost with the connection, and the command sent again once the client reconnected, after
+     * what other clients did meanwhile.
+     */
+    public ScriptedCall replayAfter(Runnable between) {
         mode = Mode.REPLAY;
+        this.action = between;
         return this;
     }
 
@@ -167,6 +180,7 @@ public final class ScriptedCall {
                         : new IllegalStateException("scripted: the reply of " + op + " was lost");
             case REPLAY:
                 operation.get();
+                action.run();
                 return operation.get();
             case RUN_FIRST:
                 action.run();

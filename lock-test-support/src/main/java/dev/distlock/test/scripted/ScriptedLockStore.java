@@ -177,14 +177,14 @@ public final class ScriptedLockStore implements LockStore {
     }
 
     @Override
-    public boolean release(String name, String token) {
-        return call(Op.RELEASE, name, token, () -> backend.release(name, token));
+    public boolean release(String name, String token, long fencingToken) {
+        return call(Op.RELEASE, name, token, () -> backend.release(name, token, fencingToken));
     }
 
     @Override
-    public PassOn passOn(String name, String token, String next, long leaseMillis, boolean queue,
+    public PassOn passOn(String name, String token, long fencingToken, String next, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
-        return call(Op.PASS_ON, name, token, () -> new PassOn(backend.release(name, token),
+        return call(Op.PASS_ON, name, token, () -> new PassOn(backend.release(name, token, fencingToken),
                 backend.tryAcquire(name, next, leaseMillis, queue, waiterTimeoutMillis)));
     }
 
