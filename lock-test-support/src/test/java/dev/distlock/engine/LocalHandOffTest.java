@@ -57,15 +57,23 @@ class LocalHandOffTest extends ScriptedStoreTest {
         awaitUntil(() -> !store.backend().isLocked("job") && store.backend().waitersQueued("job") == 0);
     }
 
+    /**
+     * A refused hand-off lets the next caller in to try by itself (it cannot leave while it is handed on, so a refusal
+     * that lasts must not keep it), and the release is sent again alone, for as long as the store refuses it.
+     */
     @Test
-    void aRefusedHandOffIsSentAgain() throws Exception {
+    void aRefusedHandOffLetsTheNextCallerTryByItselfWhileTheReleaseIsSentAgain() throws Exception {
         HeldWithNextWaiting held = heldWithNextWaiting();
         store.next(Op.PASS_ON, "job").fail(new TransientFailure("TRYAGAIN"));
+        for (int i = 0; i < 5; i++) {
+            store.next(Op.RELEASE, "job").fail(new TransientFailure("TRYAGAIN"));
+        }
 
         held.first().unlock();
 
         assertThat(held.next().get()).isGreaterThan(held.firstToken());
-        assertThat(store.calls(Op.PASS_ON, "job")).isEqualTo(2);
+        assertThat(store.calls(Op.PASS_ON, "job")).isEqualTo(1);
+        assertThat(store.calls(Op.RELEASE, "job")).as("5 refused, the first's, the next caller's").isEqualTo(7);
         assertThat(store.backend().isLocked("job")).isFalse();
     }
 

@@ -22,7 +22,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -47,6 +52,29 @@ class RedisErrorsIT {
 
         assertThatThrownBy(lock::tryLock).isInstanceOf(LockBackendException.class)
                 .hasMessageContaining("'job'").hasMessageContaining("NOPERM");
+    }
+
+    /**
+     * A wrong password is Redis's {@code WRONGPASS} to the connection's handshake, reported by the client as a failed
+     * connection: it fails the call at once with Redis's words, rather than being tried again for the whole wait as a
+     * connection that may come back.
+     */
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void aWrongPasswordFailsTheWaitAtOnceWithWhatRedisSaid(Client client) {
+        redis.server().command("ACL", "SETUSER", "passworded", "on", ">secret", "~*", "&*", "+@all");
+        FencedLock lock = registry(connections(client, "passworded", "not the password"), UnaryOperator.identity())
+                .obtain("job");
+        Duration wait = Duration.ofSeconds(3);
+
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> lock.tryLock(wait)).isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("'job'").hasMessageContaining("WRONGPASS");
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        System.out.println("[reliability] wrong password, " + client + ": tryLock(3 s) failed after " + took.toMillis()
+                + " ms");
+        assertThat(took).as("not retried through the wait").isLessThan(wait.dividedBy(2));
     }
 
     /**
@@ -166,6 +194,28 @@ class RedisErrorsIT {
         return true;
     }
 
+    /** A started connection factory of {@code client} logging in as {@code user} with {@code password}. */
+    private RedisConnectionFactory connections(Client client, String user, String password) {
+        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(redis.server().host(), redis.server().port());
+        server.setUsername(user);
+        server.setPassword(password);
+        Duration timeout = Duration.ofSeconds(5);
+        if (client == Client.LETTUCE) {
+            LettuceConnectionFactory factory = new LettuceConnectionFactory(server,
+                    LettuceClientConfiguration.builder().commandTimeout(timeout).build());
+            factory.afterPropertiesSet();
+            factory.start();
+            closeables.push(factory::destroy);
+            return factory;
+        }
+        JedisConnectionFactory factory = new JedisConnectionFactory(server,
+                JedisClientConfiguration.builder().connectTimeout(timeout).readTimeout(timeout).usePooling().build());
+        factory.afterPropertiesSet();
+        factory.start();
+        closeables.push(factory::destroy);
+        return factory;
+    }
+
     private LettuceConnectionFactory factory(String user) {
         RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(redis.server().host(), redis.server().port());
         if (user != null) {
@@ -180,7 +230,7 @@ class RedisErrorsIT {
         return factory;
     }
 
-    private RedisLockRegistry registry(LettuceConnectionFactory factory, UnaryOperator<RedisLockRegistry.Builder> settings) {
+    private RedisLockRegistry registry(RedisConnectionFactory factory, UnaryOperator<RedisLockRegistry.Builder> settings) {
         RedisLockRegistry registry = settings.apply(RedisLockRegistry.builder(factory)).build();
         closeables.push(registry);
         return registry;

@@ -3,8 +3,8 @@ package dev.distlock.core.spi;
 /**
  * What a failed store command means ({@link LockStore#classify}): the one fact the engine's retries turn on.
  * An acquisition tries a {@linkplain #isTransient() transient} failure again with a fresh token within its wait;
- * a release is sent again at once only when the store {@linkplain #REFUSED refused} it; anything else reaches the
- * caller.
+ * a release is sent again only while the store {@linkplain #REFUSED refuses} it, after short pauses, until the hold's
+ * local deadline (then the background clean-up takes over); anything else reaches the caller.
  */
 public enum StoreFailure {
 
@@ -21,7 +21,10 @@ public enum StoreFailure {
      */
     IN_DOUBT,
 
-    /** The store refuses the command for good (a script error, a wrong type, bad credentials). */
+    /**
+     * The store refuses the command for good (a script error, a wrong type, bad credentials, missing rights), or the
+     * failure is not known to pass: the caller hears it at once, whatever its wait.
+     */
     PERMANENT;
 
     /** Whether the failure is worth another try within the caller's wait. */

@@ -66,7 +66,9 @@ final class HoldLifecycle {
     /**
      * Ends the hold: locally at once (no renewal runs from now on), and in the backend by a release or, for a
      * positive {@code delayMillis}, by leaving the lock to expire after that long. The next local waiter goes then;
-     * where the store can, its first try goes with the release, in one call ({@link LocalHandOff}).
+     * where the store can, its first try goes with the release, in one call ({@link LocalHandOff}). A release the store
+     * refused (it did not run: a slot migrating, a failover) is sent again until the hold's local deadline: until then
+     * only the release can free the name, from then on its lease may have, and the clean-up takes over.
      *
      * @throws LockLostException if the hold was lost (before, or as the release found)
      * @throws LockBackendException if the backend failed; a release is then retried in the background
@@ -79,7 +81,7 @@ final class HoldLifecycle {
             boolean released;
             try {
                 released = handOff != null ? handOff.release(store, hold)
-                        : StoreCalls.retriedWhileRefused(store, () -> delayMillis > 0
+                        : StoreCalls.retriedWhileRefused(store, hold.validUntilNanos(), () -> delayMillis > 0
                                 ? store.extend(hold.name, hold.token, delayMillis)
                                 : store.release(hold.name, hold.token, hold.fencingToken));
             } catch (RuntimeException failure) {
@@ -125,15 +127,15 @@ final class HoldLifecycle {
         }));
     }
 
-    /** Sends a release, again (up to three times) while the store refuses it without running it. */
+    /** Sends a release, again while the store refuses it without running it, until the hold's local deadline. */
     private void sendRelease(Hold hold, long delayMillis, int attempt, CompletableFuture<Void> done) {
         CompletionStage<Boolean> sent = delayMillis > 0 ? sends.extend(hold.name, hold.token, delayMillis)
                 : sends.release(hold.name, hold.token, hold.fencingToken);
         sent.whenComplete((released, failure) -> threads.afterAnswer(() -> {
             Throwable cause = StoreCalls.unwrapped(failure);
-            if (cause instanceof RuntimeException refused && attempt < StoreCalls.REFUSED_ATTEMPTS
-                    && store.classify(refused) == StoreFailure.REFUSED
-                    && retryLater(() -> sendRelease(hold, delayMillis, attempt + 1, done), attempt)) {
+            if (cause instanceof RuntimeException refused && store.classify(refused) == StoreFailure.REFUSED
+                    && retryLater(() -> sendRelease(hold, delayMillis, attempt + 1, done),
+                            StoreCalls.refusedPauseNanos(attempt, hold.validUntilNanos()))) {
                 return;
             }
             answered(hold, released != null && released, cause, delayMillis, null, done);
@@ -157,9 +159,13 @@ final class HoldLifecycle {
         done.complete(null);
     }
 
-    private boolean retryLater(Runnable retry, int attempt) {
+    /** Schedules {@code retry} after {@code pauseNanos}; false if there is no time left (-1) or the timer is closed. */
+    private boolean retryLater(Runnable retry, long pauseNanos) {
+        if (pauseNanos < 0) {
+            return false;
+        }
         try {
-            threads.timer().schedule(retry, StoreCalls.refusedPauseMillis(attempt), TimeUnit.MILLISECONDS);
+            threads.timer().schedule(retry, pauseNanos, TimeUnit.NANOSECONDS);
             return true;
         } catch (RejectedExecutionException closed) {
             return false;

@@ -4,6 +4,7 @@ import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.PassOn;
+import dev.distlock.core.spi.StoreFailure;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -20,6 +21,7 @@ final class LocalHandOff {
     private final long waiterTimeoutMillis;
     private long sentNanos;
     private CompletionStage<AcquireResult> answer;
+    private boolean letIn;
 
     private LocalHandOff(NameGate.Waiting next, long waiterTimeoutMillis) {
         this.next = next;
@@ -43,20 +45,28 @@ final class LocalHandOff {
         return new LocalHandOff(next, waiterTimeoutMillis);
     }
 
-    /** Releases {@code hold} with the next caller's try, waiting for the answer: whether the hold was released. */
+    /**
+     * Releases {@code hold} with the next caller's try, waiting for the answer: whether the hold was released. A call
+     * the store refused (it did not run) lets the next caller in at once, to try by itself within its own wait (it
+     * cannot leave while it is handed on), and the release is sent again alone, as any refused release.
+     */
     boolean release(LockStore store, Hold hold) {
         NameGate.Caller caller = next.caller;
         sentNanos = System.nanoTime();
         try {
-            PassOn passed = StoreCalls.retriedWhileRefused(store, () -> store.passOn(hold.name, hold.token,
-                    hold.fencingToken, caller.firstToken(), caller.leaseMillis(), caller.queues(),
-                    waiterTimeoutMillis));
+            PassOn passed = StoreCalls.uninterrupted(() -> store.passOn(hold.name, hold.token, hold.fencingToken,
+                    caller.firstToken(), caller.leaseMillis(), caller.queues(), waiterTimeoutMillis));
             answer = CompletableFuture.completedFuture(passed.next());
             return passed.released();
         } catch (RuntimeException failure) {
             answer = CompletableFuture.failedFuture(failure);
-            throw failure;
+            if (store.classify(failure) != StoreFailure.REFUSED) {
+                throw failure;
+            }
         }
+        letIn(); // its try was refused too: the failure is its try's, and it tries again by itself
+        return StoreCalls.retriedWhileRefused(store, hold.validUntilNanos(),
+                () -> store.release(hold.name, hold.token, hold.fencingToken));
     }
 
     /** Sends the release of {@code hold} with the next caller's try; the stage completes with the call's answer. */
@@ -69,8 +79,14 @@ final class LocalHandOff {
         return call;
     }
 
-    /** Lets the next caller in: with the answer to its try, or to send its own if the call never went out. */
+    /**
+     * Lets the next caller in, once (a refused call let it in already): with the answer to its try, or to send its own
+     * if the call never went out. Called by the releasing thread or step, one at a time.
+     */
     void letIn() {
-        next.letIn(answer != null ? new NameGate.PassedTry(answer, sentNanos) : null);
+        if (!letIn) {
+            letIn = true;
+            next.letIn(answer != null ? new NameGate.PassedTry(answer, sentNanos) : null);
+        }
     }
 }

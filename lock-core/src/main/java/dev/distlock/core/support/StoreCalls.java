@@ -16,12 +16,6 @@ import java.util.function.Supplier;
  */
 final class StoreCalls {
 
-    /**
-     * How many times a command is sent while the store refuses it transiently (it did not run); any other failure
-     * ends the call at once, so that the caller waits for one command at most.
-     */
-    static final int REFUSED_ATTEMPTS = 3;
-
     private StoreCalls() {
     }
 
@@ -35,21 +29,27 @@ final class StoreCalls {
     }
 
     /**
-     * Runs {@code call} uninterrupted, sending it twice more within about 150 ms while {@code store} refuses it
-     * transiently (a slot moving, a failover): the command did not run, so its answer comes fast and a retry
-     * cannot double it. Other failures are rethrown as they are.
+     * Runs {@code call} uninterrupted, sending it again while {@code store} refuses it (it did not run: a slot moving,
+     * a failover), after the pauses of {@link #refusedPauseNanos}, until {@code untilNanos}: a refused command's answer
+     * comes fast and a retry cannot double it. Other failures, and a refusal that lasts until then, are rethrown as
+     * they are. An interrupt that comes during a pause is kept for the caller, as the one before the call.
+     *
+     * @param untilNanos when the last send may go out ({@link System#nanoTime()})
      */
-    static <T> T retriedWhileRefused(LockStore store, Supplier<T> call) {
+    static <T> T retriedWhileRefused(LockStore store, long untilNanos, Supplier<T> call) {
         boolean interrupted = Thread.interrupted(); // as uninterrupted(call) does, without a second lambda per call
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
                     return call.get();
                 } catch (RuntimeException failure) {
-                    if (attempt == REFUSED_ATTEMPTS || store.classify(failure) != StoreFailure.REFUSED) {
+                    long pause = store.classify(failure) == StoreFailure.REFUSED
+                            ? refusedPauseNanos(attempt, untilNanos) : -1;
+                    if (pause < 0) {
                         throw failure;
                     }
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(refusedPauseMillis(attempt)));
+                    LockSupport.parkNanos(pause);
+                    interrupted |= Thread.interrupted();
                 }
             }
         } finally {
@@ -59,9 +59,14 @@ final class StoreCalls {
         }
     }
 
-    /** The pause before sending a refused command again for the {@code attempt + 1}th time. */
-    static long refusedPauseMillis(int attempt) {
-        return 50L * attempt;
+    /**
+     * The pause before a command the store refused is sent again after its {@code attempt}th send: an acquisition's
+     * pause ({@link TransientRetries#pauseNanos}), cut to what is left until {@code untilNanos}; {@code -1} once
+     * nothing is left, and the refusal stands.
+     */
+    static long refusedPauseNanos(int attempt, long untilNanos) {
+        long left = untilNanos - System.nanoTime();
+        return left <= 0 ? -1 : Math.min(TransientRetries.pauseNanos(attempt), left);
     }
 
     /** The failure a stage completed with, without the {@link CompletionException} that may wrap it. */

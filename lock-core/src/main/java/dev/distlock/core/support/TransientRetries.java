@@ -6,9 +6,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The retries of one acquisition after transient backend errors (a cluster slot moving, a failover, a
  * connection reset, a command timeout): tried again with a fresh token, after a short pause that doubles
- * from 10 ms to at most 250 ms (with jitter), for as long as the caller's wait lasts; the last pause is cut
- * to what is left of it. A streak of errors without any answer that lasts {@link #PERSISTENT_NANOS} is
- * reported once (a replica that refuses writes, a cluster that stays down), while the call goes on waiting.
+ * from 10 ms to at most 250 ms (with jitter, {@link #pauseNanos}), for as long as the caller's wait lasts; the last
+ * pause is cut to what is left of it. A streak of errors without any answer that lasts {@link #PERSISTENT_NANOS} is
+ * reported once (a replica that refuses writes, a cluster that stays down), while the call goes on waiting. A
+ * release the store refused is sent again after the same pauses ({@link StoreCalls#refusedPauseNanos}).
  */
 final class TransientRetries {
 
@@ -18,7 +19,8 @@ final class TransientRetries {
     static final long PERSISTENT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Reporter reporter;
-    private long nextPauseNanos = FIRST_PAUSE_NANOS;
+    /** How many retries were asked for so far. */
+    private int retries;
     private long pendingPauseNanos;
     /** When the current streak of errors began (0: none), and whether it was reported. */
     private long streakStartNanos;
@@ -61,10 +63,17 @@ final class TransientRetries {
         if (remainingNanos <= 0) {
             return false;
         }
-        long pause = nextPauseNanos / 2 + ThreadLocalRandom.current().nextLong(nextPauseNanos / 2 + 1);
-        pendingPauseNanos = Math.min(pause, remainingNanos);
-        nextPauseNanos = Math.min(MAX_PAUSE_NANOS, nextPauseNanos * 2);
+        pendingPauseNanos = Math.min(pauseNanos(++retries), remainingNanos);
         return true;
+    }
+
+    /**
+     * The pause before the {@code retry}th retry (the first is 1): 10 ms doubling up to 250 ms, of which up to half
+     * is left out at random, so that the callers a failover or a slot migration met together do not retry together.
+     */
+    static long pauseNanos(int retry) {
+        long full = Math.min(MAX_PAUSE_NANOS, FIRST_PAUSE_NANOS << Math.min(Math.max(retry, 1) - 1, 20));
+        return full / 2 + ThreadLocalRandom.current().nextLong(full / 2 + 1);
     }
 
     /** The pause the last {@link #retryWithin} asked for before the retry (0 if none), once. */
