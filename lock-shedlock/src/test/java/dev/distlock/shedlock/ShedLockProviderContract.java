@@ -16,8 +16,6 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -279,32 +277,8 @@ abstract class ShedLockProviderContract {
         assertThat(registry.inspect(name).remainingLease()).isGreaterThan(Duration.ofSeconds(20));
         assertThat(lock(other, name, LONG, Duration.ZERO)).isEmpty();
         lock.unlock();
-        assertThat(timer.task.isCancelled()).as("keep-alive stopped").isTrue();
+        assertThat(timer.task().isCancelled()).as("keep-alive stopped").isTrue();
         assertFree(name);
-    }
-
-    /** A timer whose repeated task runs only when the test says so. */
-    private static final class ManualTimer extends ScheduledThreadPoolExecutor {
-
-        private Runnable command;
-        private ScheduledFuture<?> task;
-
-        ManualTimer() {
-            super(1);
-        }
-
-        @Override
-        public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period,
-                TimeUnit unit) {
-            this.command = command;
-            this.task = super.scheduleAtFixedRate(() -> { }, 1, 1, TimeUnit.DAYS);
-            return task;
-        }
-
-        void runTask() {
-            assertThat(command).as("a task scheduled").isNotNull();
-            command.run();
-        }
     }
 
     static Optional<SimpleLock> lock(ExtensibleLockProvider provider, String name, Duration atMost, Duration atLeast) {
