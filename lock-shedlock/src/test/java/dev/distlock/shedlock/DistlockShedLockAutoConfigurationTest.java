@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.autoconfigure.DistlockAutoConfiguration;
 import java.util.Optional;
+import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -22,6 +23,12 @@ class DistlockShedLockAutoConfigurationTest {
     @Test
     void shedLockLocksThroughDistlock() {
         runner.run(context -> assertThat(context).getBean(LockProvider.class)
+                .isInstanceOf(DistlockLockProvider.class));
+    }
+
+    @Test
+    void theProviderCanBeExtendedAndKeptAlive() {
+        runner.run(context -> assertThat(context).getBean(ExtensibleLockProvider.class)
                 .isInstanceOf(DistlockLockProvider.class));
     }
 
