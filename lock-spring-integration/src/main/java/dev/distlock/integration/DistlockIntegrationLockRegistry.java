@@ -37,12 +37,12 @@ public final class DistlockIntegrationLockRegistry
         implements ExpirableLockRegistry<DistlockIntegrationLock>, RenewableLockRegistry<DistlockIntegrationLock> {
 
     /**
-     * The shortest time to live of a lock that expires: 10 ms; a shorter one is held as this long. distlock counts an
-     * acquisition only if, when Redis answers, at least a tenth of its lease (1 ms at least) is left after a drift
-     * margin (1% plus 2 ms, at most half): below a few milliseconds no answer comes in time and the acquisition
-     * would never succeed; 10 ms leaves 7 ms for the round trip.
+     * The shortest time to live of a lock that expires: distlock's shortest lease, {@link Lease#MIN} (100 ms); a
+     * shorter one is held as this long. distlock counts an acquisition only if, when Redis answers, a tenth of its
+     * lease is left after a drift margin of 1% plus 2 ms: at 100 ms a reply may take 87 ms, at a few milliseconds
+     * no answer would come in time and the acquisition would never succeed.
      */
-    public static final Duration MIN_EXPIRE_AFTER = Duration.ofMillis(10);
+    public static final Duration MIN_EXPIRE_AFTER = Lease.MIN;
 
     /** How many locks {@link #obtain} keeps, the least recently obtained dropped first (as Spring Integration). */
     private static final int CACHE_CAPACITY = 256;
@@ -78,7 +78,7 @@ public final class DistlockIntegrationLockRegistry
      */
     public DistlockIntegrationLockRegistry(LockRegistry locks, Duration expireAfter, LeaseMode leaseMode) {
         this.locks = Objects.requireNonNull(locks, "locks");
-        Lease.checkedMillis(expireAfter, "expireAfter", false);
+        Lease.checkedExpiryMillis(expireAfter, "expireAfter"); // any length Spring Integration takes; see ttl(...)
         this.expireAfter = expireAfter;
         this.leaseMode = Objects.requireNonNull(leaseMode, "leaseMode");
     }

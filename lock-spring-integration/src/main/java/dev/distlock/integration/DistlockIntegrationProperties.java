@@ -21,7 +21,7 @@ public class DistlockIntegrationProperties {
 
     /**
      * Time to live of a Spring Integration lock acquired without one of its own (Spring Integration's expireAfter).
-     * Below 10ms it is 10ms, below 300ms 300ms when renewed. Default: distlock.lease.
+     * Below 100ms it is 100ms, below 300ms 300ms when renewed. Default: distlock.lease.
      */
     private Duration expireAfter;
 

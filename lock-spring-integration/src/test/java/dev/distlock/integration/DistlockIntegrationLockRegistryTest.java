@@ -97,7 +97,7 @@ class DistlockIntegrationLockRegistryTest {
         try {
             lock.unlock();
         } catch (ConcurrentModificationException expiredMeanwhile) {
-            // 10 ms may be over already on a busy machine
+            // 100 ms may be over already on a busy machine
         }
 
         DistlockIntegrationLock renewed = registry.obtain("short");

@@ -7,6 +7,7 @@ import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.test.CloseAfterEach;
 import dev.distlock.test.Poll;
 import dev.distlock.test.RedisServerExtension;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ConcurrentModificationException;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +49,9 @@ class SpringIntegrationLocksOnRedisIT {
 
         assertThatThrownBy(held::unlock).isInstanceOf(ConcurrentModificationException.class)
                 .hasMessageContaining("'job'");
-        assertThat(ttlMillis("job")).as("the new holder's key is left alone").isGreaterThan(20_000L);
+        // the new holder may still be on a hand-off's claim lease, which it extends to its own a third into it
+        assertThat(isHeld("job")).as("the new holder's key is left alone").isTrue();
+        ((DistlockIntegrationLock) taken).fencedLock().verifyHeld();
         taken.unlock();
     }
 
@@ -105,12 +108,14 @@ class SpringIntegrationLocksOnRedisIT {
     }
 
     @Test
-    void aTimeToLiveOfOneMillisecondIsHeldForTenAndThenLost() throws InterruptedException {
+    void aTimeToLiveOfOneMillisecondIsHeldForTheShortestLeaseAndThenLost() throws InterruptedException {
         DistlockIntegrationLockRegistry registry = registry(Duration.ofMillis(1), LeaseMode.EXPIRING);
         DistributedLock lock = registry.obtain("brief");
-        // held as 10 ms: one try may be answered too late to count on a busy machine, the next ones retry
+        // held as the shortest lease, 100 ms: a try answered too late to count on a busy machine is tried again
         assertThat(lock.tryLock(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-        Poll.until("the key expired", BOUND, () -> ttlMillis("brief") < 0 ? null : "ttl " + ttlMillis("brief"));
+        // once its holder counts it lost, the key is released in the background: gone, or freed, either way not held
+        Poll.until("the lock no longer held in Redis", BOUND, () -> isHeld("brief") ? "ttl " + ttlMillis("brief")
+                : null);
         assertThatThrownBy(lock::unlock).isInstanceOf(ConcurrentModificationException.class);
     }
 
@@ -144,7 +149,9 @@ class SpringIntegrationLocksOnRedisIT {
     /** Whether lock {@code name}'s key names an owner (a freed lock's key keeps its fencing token, owned by '~'). */
     private static boolean isHeld(String name) {
         Object value = redis.server().command("GET", "distlock:{" + name + "}");
-        return value instanceof byte[] bytes && bytes.length > 0 && bytes[0] != '~';
+        String text = value instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8)
+                : value == null ? "" : value.toString();
+        return !text.isEmpty() && !text.startsWith("~");
     }
 
     /** The time to live of lock {@code name}'s key in Redis, in ms; negative if there is none. */
