@@ -73,6 +73,7 @@ final class HoldLifecycle {
      */
     void release(Hold hold, long delayMillis) {
         LocalHandOff handOff = null;
+        boolean endsHere = true; // false once the non-blocking release's step took the rest over
         try {
             ending(hold);
             handOff = delayMillis > 0 ? null : LocalHandOff.take(hold, store, waiterTimeoutMillis);
@@ -83,11 +84,48 @@ final class HoldLifecycle {
                                 ? store.extend(hold.name, hold.token, delayMillis)
                                 : store.release(hold.name, hold.token));
             } catch (RuntimeException failure) {
-                throw releaseFailed(hold, delayMillis, failure);
+                if (!StoreCalls.brokenByInterrupt(failure)) {
+                    throw releaseFailed(hold, delayMillis, failure);
+                }
+                endsHere = false;
+                releaseAfterInterrupt(hold, delayMillis, handOff);
+                return;
             }
             released(hold, released);
         } finally {
-            ended(hold, handOff);
+            if (endsHere) {
+                ended(hold, handOff);
+            }
+        }
+    }
+
+    /**
+     * The caller's interrupt broke its wait for the answer to its release (or hand-off), not the command, which may
+     * have run: the release goes on as the non-blocking release's step, sent again without the interrupt (a hand-off's
+     * next caller finds its try unanswered and tries by itself), and the caller waits for that step uninterruptibly, at
+     * most the hold's lease (by then the lock has expired anyway). The interrupt flag is set on return. The release
+     * is reported as what it was: a second send that finds the lock no longer held under the token follows a first
+     * one that may have released it, so that is not a loss.
+     */
+    private void releaseAfterInterrupt(Hold hold, long delayMillis, LocalHandOff handOff) {
+        Thread.interrupted(); // kept for the caller, set again below: the second send must not meet it
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        boolean answered;
+        try {
+            sendRelease(hold, delayMillis, 1, true, handOff, done);
+            answered = StoreCalls.awaitUninterruptibly(done, TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis()));
+        } finally {
+            Thread.currentThread().interrupt();
+        }
+        if (!answered) {
+            cleanup.abandon(hold.name, hold.token, hold.leaseMillis(), true);
+            throw new LockBackendException(hold.name, "release (interrupted, then sent again without an answer within "
+                    + "its lease " + Duration.ofMillis(hold.leaseMillis()) + "; it is retried in the background)",
+                    null);
+        }
+        Throwable failure = StoreCalls.unwrapped(done.handle((ok, failed) -> failed).join());
+        if (failure instanceof RuntimeException runtime) {
+            throw runtime;
         }
     }
 
@@ -107,7 +145,7 @@ final class HoldLifecycle {
         if (handOff != null) {
             sendHandOff(hold, handOff, done);
         } else {
-            sendRelease(hold, delayMillis, 1, done);
+            sendRelease(hold, delayMillis, 1, false, null, done);
         }
         return done;
     }
@@ -118,25 +156,33 @@ final class HoldLifecycle {
             Throwable cause = StoreCalls.unwrapped(failure);
             if (cause instanceof RuntimeException refused && store.classify(refused) == StoreFailure.REFUSED) {
                 handOff.letIn(); // its try was refused too: it tries again by itself
-                sendRelease(hold, 0, 1, done);
+                sendRelease(hold, 0, 1, false, null, done);
                 return;
             }
             answered(hold, cause == null && passed.released(), cause, 0, handOff, done);
         }));
     }
 
-    /** Sends a release, again (up to three times) while the store refuses it without running it. */
-    private void sendRelease(Hold hold, long delayMillis, int attempt, CompletableFuture<Void> done) {
+    /**
+     * Sends a release, again (up to three times) while the store refuses it without running it.
+     *
+     * @param sentBefore whether an earlier send of this release may have run (its answer never came): then an answer
+     *        that the lock is no longer held under the token is that send's doing, not a loss
+     * @param handOff the hand-off whose call carried an earlier send, if any: its next caller is let in at the end
+     */
+    private void sendRelease(Hold hold, long delayMillis, int attempt, boolean sentBefore, LocalHandOff handOff,
+            CompletableFuture<Void> done) {
         CompletionStage<Boolean> sent = delayMillis > 0 ? sends.extend(hold.name, hold.token, delayMillis)
                 : sends.release(hold.name, hold.token);
         sent.whenComplete((released, failure) -> threads.afterAnswer(() -> {
             Throwable cause = StoreCalls.unwrapped(failure);
             if (cause instanceof RuntimeException refused && attempt < StoreCalls.REFUSED_ATTEMPTS
                     && store.classify(refused) == StoreFailure.REFUSED
-                    && retryLater(() -> sendRelease(hold, delayMillis, attempt + 1, done), attempt)) {
+                    && retryLater(() -> sendRelease(hold, delayMillis, attempt + 1, sentBefore, handOff, done),
+                            attempt)) {
                 return;
             }
-            answered(hold, released != null && released, cause, delayMillis, null, done);
+            answered(hold, released != null && (released || sentBefore), cause, delayMillis, handOff, done);
         }));
     }
 
