@@ -5,11 +5,9 @@ import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.LockStore;
-import dev.distlock.core.spi.StoreFailure;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -52,6 +50,15 @@ final class HoldLifecycle {
 
     BackgroundThreads threads() {
         return threads;
+    }
+
+    LockStore store() {
+        return store;
+    }
+
+    /** How the hold's commands go out without waiting. */
+    AsyncLockStore sends() {
+        return sends;
     }
 
     /** A new hold, made by {@code acquisition}: listeners hear of it before the watchdog can report it lost. */
@@ -109,10 +116,10 @@ final class HoldLifecycle {
      */
     private void releaseAfterInterrupt(Hold hold, long delayMillis, LocalHandOff handOff) {
         Thread.interrupted(); // kept for the caller, set again below: the second send must not meet it
-        CompletableFuture<Void> done = new CompletableFuture<>();
+        CompletableFuture<Void> done;
         boolean answered;
         try {
-            sendRelease(hold, delayMillis, 1, true, handOff, done);
+            done = new ReleaseSteps(this, hold, delayMillis, handOff, true).send().done();
             answered = StoreCalls.awaitUninterruptibly(done, TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis()));
         } finally {
             Thread.currentThread().interrupt();
@@ -140,76 +147,9 @@ final class HoldLifecycle {
             ended(hold, null);
             return CompletableFuture.failedFuture(lost);
         }
-        CompletableFuture<Void> done = new CompletableFuture<>();
         LocalHandOff handOff = delayMillis > 0 ? null : LocalHandOff.take(hold, store, waiterTimeoutMillis);
-        if (handOff != null) {
-            sendHandOff(hold, handOff, done);
-        } else {
-            sendRelease(hold, delayMillis, 1, false, null, done);
-        }
-        return done;
-    }
-
-    /** Sends the release with the next caller's try; a refused call is sent again as a plain release. */
-    private void sendHandOff(Hold hold, LocalHandOff handOff, CompletableFuture<Void> done) {
-        handOff.send(sends, hold).whenComplete((passed, failure) -> threads.afterAnswer(() -> {
-            Throwable cause = StoreCalls.unwrapped(failure);
-            if (cause instanceof RuntimeException refused && store.classify(refused) == StoreFailure.REFUSED) {
-                handOff.letIn(); // its try was refused too: it tries again by itself
-                sendRelease(hold, 0, 1, false, null, done);
-                return;
-            }
-            answered(hold, cause == null && passed.released(), cause, 0, handOff, done);
-        }));
-    }
-
-    /**
-     * Sends a release, again (up to three times) while the store refuses it without running it.
-     *
-     * @param sentBefore whether an earlier send of this release may have run (its answer never came): then an answer
-     *        that the lock is no longer held under the token is that send's doing, not a loss
-     * @param handOff the hand-off whose call carried an earlier send, if any: its next caller is let in at the end
-     */
-    private void sendRelease(Hold hold, long delayMillis, int attempt, boolean sentBefore, LocalHandOff handOff,
-            CompletableFuture<Void> done) {
-        CompletionStage<Boolean> sent = delayMillis > 0 ? sends.extend(hold.name, hold.token, delayMillis)
-                : sends.release(hold.name, hold.token);
-        sent.whenComplete((released, failure) -> threads.afterAnswer(() -> {
-            Throwable cause = StoreCalls.unwrapped(failure);
-            if (cause instanceof RuntimeException refused && attempt < StoreCalls.REFUSED_ATTEMPTS
-                    && store.classify(refused) == StoreFailure.REFUSED
-                    && retryLater(() -> sendRelease(hold, delayMillis, attempt + 1, sentBefore, handOff, done),
-                            attempt)) {
-                return;
-            }
-            answered(hold, released != null && (released || sentBefore), cause, delayMillis, handOff, done);
-        }));
-    }
-
-    /** A release's answer (or {@code failure}) dealt with, then the hold's end: before {@code done} completes. */
-    private void answered(Hold hold, boolean released, Throwable failure, long delayMillis, LocalHandOff handOff,
-            CompletableFuture<Void> done) {
-        try {
-            if (failure != null) {
-                throw releaseFailed(hold, delayMillis, failure);
-            }
-            released(hold, released);
-        } catch (RuntimeException failed) {
-            ended(hold, handOff); // before the caller hears of it: its next acquisition of the name must find the gate free
-            done.completeExceptionally(failed);
-            return;
-        }
-        ended(hold, handOff);
-        done.complete(null);
-    }
-
-    private boolean retryLater(Runnable retry, int attempt) {
-        try {
-            threads.timer().schedule(retry, StoreCalls.refusedPauseMillis(attempt), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (RejectedExecutionException closed) {
-            return false;
-        }
+        ReleaseSteps steps = new ReleaseSteps(this, hold, delayMillis, handOff, false);
+        return (handOff != null ? steps.handOn() : steps.send()).done();
     }
 
     /** The local end of a release: the hold ends here at once; fails if it was lost, before or by its deadline. */
@@ -227,7 +167,7 @@ final class HoldLifecycle {
     }
 
     /** What the store's answer to a release means: released, or found lost (thrown). */
-    private void released(Hold hold, boolean released) {
+    void released(Hold hold, boolean released) {
         if (!released) {
             String reason = "the release found that the store no longer holds it under this hold's token";
             reportLoss(hold, reason);
@@ -239,7 +179,7 @@ final class HoldLifecycle {
     }
 
     /** A release got no answer: it may have run, so the background clean-up finishes it; never a loss. */
-    private LockBackendException releaseFailed(Hold hold, long delayMillis, Throwable failure) {
+    LockBackendException releaseFailed(Hold hold, long delayMillis, Throwable failure) {
         listeners.releaseFailed(hold.event(failure));
         if (delayMillis > 0) {
             return new LockBackendException(hold.name, "leave the lock to expire after "
@@ -254,7 +194,7 @@ final class HoldLifecycle {
      * After the release, whatever its outcome: the next local waiter may go (the one {@code handOff} passed the lock
      * to, if any), and the name's state lets go of it.
      */
-    private void ended(Hold hold, LocalHandOff handOff) {
+    void ended(Hold hold, LocalHandOff handOff) {
         if (handOff != null) {
             handOff.letIn();
         } else {
