@@ -14,6 +14,9 @@ import dev.distlock.test.scripted.ScriptedLockRegistry;
 import dev.distlock.test.scripted.ScriptedLockStore.CommandTimeout;
 import dev.distlock.test.scripted.ScriptedLockStore.Op;
 import java.time.Duration;
+import dev.distlock.test.contract.Background;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -103,6 +106,62 @@ class LeaseChangeFaultsTest extends ScriptedStoreTest {
 
         assertThat(events.lost).isEmpty();
         assertThat(store.backend().isLocked("job")).as("the other process keeps it").isTrue();
+    }
+
+    /**
+     * The holder is interrupted while its release is in flight and the command ran (Redis slow): the interrupt ends the
+     * client's wait, not the release. It is sent again without the interrupt, finds the lock gone (the first send's
+     * doing, not a loss), and {@code unlock()} returns normally, the interrupt flag still set.
+     */
+    @Test
+    void aReleaseThatRanWhileTheHolderWasInterruptedIsSentAgainAndReportedAsARelease() throws Exception {
+        ScriptedCall release = store.next(Op.RELEASE, "job").holdAfterRunning()
+                .interruptedAs(ScriptedStoreTest::clientInterrupted);
+
+        assertThat(unlockInterruptedWhileSent(release)).as("unlock() returned with the interrupt flag set").isTrue();
+
+        assertThat(store.calls(Op.RELEASE, "job")).as("sent again after the interrupt").isEqualTo(2);
+        assertThat(events.released).hasSize(1);
+        assertThat(events.lost).isEmpty();
+        assertThat(store.backend().isLocked("job")).isFalse();
+    }
+
+    /** The same before the command reached the store: the release sent again is the one that releases. */
+    @Test
+    void aReleaseInterruptedBeforeItRanIsSentAgainAndReleases() throws Exception {
+        ScriptedCall release = store.next(Op.RELEASE, "job").holdBeforeRunning()
+                .interruptedAs(ScriptedStoreTest::clientInterrupted);
+
+        assertThat(unlockInterruptedWhileSent(release)).as("unlock() returned with the interrupt flag set").isTrue();
+
+        assertThat(events.released).hasSize(1);
+        assertThat(events.lost).isEmpty();
+        assertThat(store.backend().isLocked("job")).isFalse();
+        FencedLock next = registries.process(new Events()).obtain("job");
+        assertThat(next.tryLock()).as("free for another process").isTrue();
+        next.unlock();
+    }
+
+    /**
+     * A holder on another thread unlocks "job" with {@code release} scripted, and is interrupted while the release is
+     * held; answers whether {@code unlock()} returned normally with the interrupt flag set.
+     */
+    private boolean unlockInterruptedWhileSent(ScriptedCall release) throws Exception {
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        FencedLock lock = registries.process(events).obtain("job");
+        Background<Boolean> holder = new Background<>("holder", () -> {
+            lock.lock();
+            held.countDown();
+            letGo.await();
+            lock.unlock();
+            return Thread.currentThread().isInterrupted();
+        });
+        assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+        letGo.countDown();
+        assertThat(release.awaitEntered()).isSameAs(holder.thread());
+        holder.interruptWhenBlocked();
+        return holder.get();
     }
 
     /** Case 9: closing twice or more is harmless, also with holds open (each name has its local gate). */

@@ -147,7 +147,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
         // it hears notices only from now on: should the try have queued it, a hand-off since would go unheard, so a
         // busy answer is followed by another try at once
         noticeMissed = waits;
-        awaitTry(current, passed.answer(), passed.sentNanos(), waits);
+        awaitTry(current, passed.answer(), passed.sentNanos(), waits, true);
     }
 
     private void newAttempt() throws InterruptedException {
@@ -184,16 +184,21 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
         }
         Attempt current = attempt;
         long sent = current.sending();
-        awaitTry(current, current.send(queue), sent, queue);
+        awaitTry(current, current.send(queue), sent, queue, false);
     }
 
-    /** The answer to a try of {@code current}'s, sent at {@code sent}: handled, or a failure classified. */
-    private void awaitTry(Attempt current, CompletionStage<AcquireResult> answered, long sent, boolean queue)
-            throws InterruptedException {
+    /**
+     * The answer to a try of {@code current}'s, sent at {@code sent}: handled, or a failure classified. A try sent by
+     * the predecessor with its release ({@code carried}) failed with that call: the failure is the predecessor's, and
+     * the try only unanswered here.
+     */
+    private void awaitTry(Attempt current, CompletionStage<AcquireResult> answered, long sent, boolean queue,
+            boolean carried) throws InterruptedException {
         afterReply(answered, (answer, failure) -> {
             if (failure != null) {
                 current.noAnswer();
-                throw failures.classified(failure, remainingNanos());
+                throw carried ? failures.carrierFailed(remainingNanos())
+                        : failures.classified(failure, remainingNanos());
             }
             handle(failures.answered(current.received(sent, answer, queue)));
         });

@@ -5,11 +5,9 @@ import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.LockStore;
-import dev.distlock.core.spi.StoreFailure;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -54,6 +52,15 @@ final class HoldLifecycle {
         return threads;
     }
 
+    LockStore store() {
+        return store;
+    }
+
+    /** How the hold's commands go out without waiting. */
+    AsyncLockStore sends() {
+        return sends;
+    }
+
     /** A new hold, made by {@code acquisition}: listeners hear of it before the watchdog can report it lost. */
     void start(Hold hold, Acquisition acquisition) {
         hold.state.add(hold);
@@ -75,6 +82,7 @@ final class HoldLifecycle {
      */
     void release(Hold hold, long delayMillis) {
         LocalHandOff handOff = null;
+        boolean endsHere = true; // false once the non-blocking release's step took the rest over
         try {
             ending(hold);
             handOff = delayMillis > 0 ? null : LocalHandOff.take(hold, store, waiterTimeoutMillis);
@@ -85,11 +93,48 @@ final class HoldLifecycle {
                                 ? store.extend(hold.name, hold.token, delayMillis)
                                 : store.release(hold.name, hold.token, hold.fencingToken));
             } catch (RuntimeException failure) {
-                throw releaseFailed(hold, delayMillis, failure);
+                if (!StoreCalls.brokenByInterrupt(failure)) {
+                    throw releaseFailed(hold, delayMillis, failure);
+                }
+                endsHere = false;
+                releaseAfterInterrupt(hold, delayMillis, handOff);
+                return;
             }
             released(hold, released);
         } finally {
-            ended(hold, handOff);
+            if (endsHere) {
+                ended(hold, handOff);
+            }
+        }
+    }
+
+    /**
+     * The caller's interrupt broke its wait for the answer to its release (or hand-off), not the command, which may
+     * have run: the release goes on as the non-blocking release's step, sent again without the interrupt (a hand-off's
+     * next caller finds its try unanswered and tries by itself), and the caller waits for that step uninterruptibly, at
+     * most the hold's lease (by then the lock has expired anyway). The interrupt flag is set on return. The release
+     * is reported as what it was: a second send that finds the lock no longer held under the token follows a first
+     * one that may have released it, so that is not a loss.
+     */
+    private void releaseAfterInterrupt(Hold hold, long delayMillis, LocalHandOff handOff) {
+        Thread.interrupted(); // kept for the caller, set again below: the second send must not meet it
+        CompletableFuture<Void> done;
+        boolean answered;
+        try {
+            done = new ReleaseSteps(this, hold, delayMillis, handOff, true).send().done();
+            answered = StoreCalls.awaitUninterruptibly(done, TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis()));
+        } finally {
+            Thread.currentThread().interrupt();
+        }
+        if (!answered) {
+            cleanup.abandon(hold.name, hold.token, hold.leaseMillis(), true);
+            throw new LockBackendException(hold.name, "release (interrupted, then sent again without an answer within "
+                    + "its lease " + Duration.ofMillis(hold.leaseMillis()) + "; it is retried in the background)",
+                    null);
+        }
+        Throwable failure = StoreCalls.unwrapped(done.handle((ok, failed) -> failed).join());
+        if (failure instanceof RuntimeException runtime) {
+            throw runtime;
         }
     }
 
@@ -104,72 +149,9 @@ final class HoldLifecycle {
             ended(hold, null);
             return CompletableFuture.failedFuture(lost);
         }
-        CompletableFuture<Void> done = new CompletableFuture<>();
         LocalHandOff handOff = delayMillis > 0 ? null : LocalHandOff.take(hold, store, waiterTimeoutMillis);
-        if (handOff != null) {
-            sendHandOff(hold, handOff, done);
-        } else {
-            sendRelease(hold, delayMillis, 1, done);
-        }
-        return done;
-    }
-
-    /** Sends the release with the next caller's try; a refused call is sent again as a plain release. */
-    private void sendHandOff(Hold hold, LocalHandOff handOff, CompletableFuture<Void> done) {
-        handOff.send(sends, hold).whenComplete((passed, failure) -> threads.afterAnswer(() -> {
-            Throwable cause = StoreCalls.unwrapped(failure);
-            if (cause instanceof RuntimeException refused && store.classify(refused) == StoreFailure.REFUSED) {
-                handOff.letIn(); // its try was refused too: it tries again by itself
-                sendRelease(hold, 0, 1, done);
-                return;
-            }
-            answered(hold, cause == null && passed.released(), cause, 0, handOff, done);
-        }));
-    }
-
-    /** Sends a release, again while the store refuses it without running it, until the hold's local deadline. */
-    private void sendRelease(Hold hold, long delayMillis, int attempt, CompletableFuture<Void> done) {
-        CompletionStage<Boolean> sent = delayMillis > 0 ? sends.extend(hold.name, hold.token, delayMillis)
-                : sends.release(hold.name, hold.token, hold.fencingToken);
-        sent.whenComplete((released, failure) -> threads.afterAnswer(() -> {
-            Throwable cause = StoreCalls.unwrapped(failure);
-            if (cause instanceof RuntimeException refused && store.classify(refused) == StoreFailure.REFUSED
-                    && retryLater(() -> sendRelease(hold, delayMillis, attempt + 1, done),
-                            StoreCalls.refusedPauseNanos(attempt, hold.validUntilNanos()))) {
-                return;
-            }
-            answered(hold, released != null && released, cause, delayMillis, null, done);
-        }));
-    }
-
-    /** A release's answer (or {@code failure}) dealt with, then the hold's end: before {@code done} completes. */
-    private void answered(Hold hold, boolean released, Throwable failure, long delayMillis, LocalHandOff handOff,
-            CompletableFuture<Void> done) {
-        try {
-            if (failure != null) {
-                throw releaseFailed(hold, delayMillis, failure);
-            }
-            released(hold, released);
-        } catch (RuntimeException failed) {
-            ended(hold, handOff); // before the caller hears of it: its next acquisition of the name must find the gate free
-            done.completeExceptionally(failed);
-            return;
-        }
-        ended(hold, handOff);
-        done.complete(null);
-    }
-
-    /** Schedules {@code retry} after {@code pauseNanos}; false if there is no time left (-1) or the timer is closed. */
-    private boolean retryLater(Runnable retry, long pauseNanos) {
-        if (pauseNanos < 0) {
-            return false;
-        }
-        try {
-            threads.timer().schedule(retry, pauseNanos, TimeUnit.NANOSECONDS);
-            return true;
-        } catch (RejectedExecutionException closed) {
-            return false;
-        }
+        ReleaseSteps steps = new ReleaseSteps(this, hold, delayMillis, handOff, false);
+        return (handOff != null ? steps.handOn() : steps.send()).done();
     }
 
     /** The local end of a release: the hold ends here at once; fails if it was lost, before or by its deadline. */
@@ -187,7 +169,7 @@ final class HoldLifecycle {
     }
 
     /** What the store's answer to a release means: released, or found lost (thrown). */
-    private void released(Hold hold, boolean released) {
+    void released(Hold hold, boolean released) {
         if (!released) {
             String reason = "the release found that the store no longer holds it under this hold's token";
             reportLoss(hold, reason);
@@ -199,7 +181,7 @@ final class HoldLifecycle {
     }
 
     /** A release got no answer: it may have run, so the background clean-up finishes it; never a loss. */
-    private LockBackendException releaseFailed(Hold hold, long delayMillis, Throwable failure) {
+    LockBackendException releaseFailed(Hold hold, long delayMillis, Throwable failure) {
         listeners.releaseFailed(hold.event(failure));
         if (delayMillis > 0) {
             return new LockBackendException(hold.name, "leave the lock to expire after "
@@ -214,7 +196,7 @@ final class HoldLifecycle {
      * After the release, whatever its outcome: the next local waiter may go (the one {@code handOff} passed the lock
      * to, if any), and the name's state lets go of it.
      */
-    private void ended(Hold hold, LocalHandOff handOff) {
+    void ended(Hold hold, LocalHandOff handOff) {
         if (handOff != null) {
             handOff.letIn();
         } else {

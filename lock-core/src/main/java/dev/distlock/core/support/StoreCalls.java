@@ -3,8 +3,12 @@ package dev.distlock.core.support;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.StoreFailure;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
@@ -73,6 +77,54 @@ final class StoreCalls {
     static Throwable unwrapped(Throwable failure) {
         return failure instanceof CompletionException wrapped && wrapped.getCause() != null ? wrapped.getCause()
                 : failure;
+    }
+
+    /**
+     * Whether {@code failure} is an interrupt of the thread that made the call (the client broke its wait for the
+     * answer: Lettuce's {@code RedisCommandInterruptedException}, whatever Spring Data wraps it in, or an
+     * {@link InterruptedException} in the cause chain), rather than anything the backend or the connection did. The
+     * command may have been sent, and may run.
+     */
+    static boolean brokenByInterrupt(Throwable failure) {
+        Throwable cause = failure;
+        for (int depth = 0; cause != null && depth < 32; depth++, cause = cause.getCause()) {
+            if (cause instanceof InterruptedException || cause.getClass().getSimpleName().contains("Interrupted")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Waits for {@code step}, at most {@code maxNanos}, without letting an interrupt end the wait: a blocking caller
+     * waiting for a step that is the same whether it waits or not. An interrupt that comes meanwhile is kept: the
+     * flag is set on return.
+     *
+     * @return whether the step completed in time
+     */
+    static boolean awaitUninterruptibly(CompletableFuture<?> step, long maxNanos) {
+        boolean interrupted = false;
+        long start = System.nanoTime();
+        try {
+            while (!step.isDone()) {
+                long left = maxNanos - (System.nanoTime() - start);
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    step.get(left, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException interrupt) {
+                    interrupted = true;
+                } catch (ExecutionException | CancellationException | TimeoutException done) {
+                    // completed (or the time is up): the loop looks again
+                }
+            }
+            return true;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** Runs {@code call} with the interrupt flag cleared, then restores it. */

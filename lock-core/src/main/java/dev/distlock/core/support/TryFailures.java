@@ -67,7 +67,7 @@ final class TryFailures {
      * @param remainingNanos what is left of the caller's wait
      */
     RuntimeException classified(Throwable failure, long remainingNanos) throws InterruptedException {
-        if (Thread.interrupted() || causedByInterrupt(failure)) {
+        if (Thread.interrupted() || StoreCalls.brokenByInterrupt(failure)) {
             if (interruptible) {
                 InterruptedException interrupt = new InterruptedException("Interrupted while acquiring lock '" + name
                         + "'; the try in flight is cleaned up in the background");
@@ -92,6 +92,19 @@ final class TryFailures {
         return new LockBackendException(name, "acquire", failure);
     }
 
+    /**
+     * What it means that the call carrying a try sent for this acquisition by another caller (a release that handed
+     * it the gate, {@link LocalHandOff}) failed: nothing about this acquisition. That failure (the other caller's
+     * interrupt, a cancellation, its client's error) is the other caller's; here the try is only unanswered, so it
+     * starts over with a new token while the wait lasts (the old one is cleaned up), and ends without the lock once the
+     * wait has run out. No interrupt is recorded, nothing counts towards the transient errors.
+     *
+     * @param remainingNanos what is left of the caller's wait
+     */
+    RuntimeException carrierFailed(long remainingNanos) {
+        return remainingNanos > 0 ? Restart.INSTANCE : OutOfTime.INSTANCE;
+    }
+
     /** An answer, counted: the error streak ends, and an interrupt that raced with a taken lock gives it back. */
     AcquireResult answered(AcquireResult answer) throws InterruptedException {
         if (retries != null) {
@@ -108,15 +121,6 @@ final class TryFailures {
     /** The pause before the retry the last failure asked for (0 if none), once. */
     long takePause() {
         return retries != null ? retries.takePause() : 0;
-    }
-
-    private static boolean causedByInterrupt(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof InterruptedException || cause.getClass().getSimpleName().contains("Interrupted")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Thrown inside an acquisition whose wait ran out during transient errors after the name was seen held. */

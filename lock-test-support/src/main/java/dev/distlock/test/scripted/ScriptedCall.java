@@ -4,6 +4,7 @@ import dev.distlock.test.scripted.ScriptedLockStore.Op;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -42,6 +43,8 @@ public final class ScriptedCall {
     private volatile RuntimeException failure = DEFAULT_FAILURE;
     private volatile boolean repeating;
     private volatile Runnable action;
+    /** What the call throws when the calling thread is interrupted while it is held; {@code null}: the default. */
+    private volatile Function<InterruptedException, RuntimeException> interrupted;
     private boolean claimed;
     private final CountDownLatch entered = new CountDownLatch(1);
     private final CountDownLatch released = new CountDownLatch(1);
@@ -91,6 +94,17 @@ public final class ScriptedCall {
     public ScriptedCall runFirst(Runnable action) {
         mode = Mode.RUN_FIRST;
         this.action = action;
+        return this;
+    }
+
+    /**
+     * What a held call throws when the calling thread is interrupted (the interrupt flag set again, as clients do):
+     * by default an {@link IllegalStateException} caused by the {@link InterruptedException}; a test can give the
+     * exception a real client throws, e.g. Lettuce's {@code RedisCommandInterruptedException} in the
+     * {@code RedisSystemException} Spring Data wraps it in.
+     */
+    public ScriptedCall interruptedAs(Function<InterruptedException, RuntimeException> failure) {
+        interrupted = failure;
         return this;
     }
 
@@ -204,7 +218,8 @@ public final class ScriptedCall {
             }
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("scripted " + op + " interrupted", ex);
+            Function<InterruptedException, RuntimeException> failure = interrupted;
+            throw failure != null ? failure.apply(ex) : new IllegalStateException("scripted " + op + " interrupted", ex);
         }
         if (releasedWith != null) {
             throw releasedWith;
