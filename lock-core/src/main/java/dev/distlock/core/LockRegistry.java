@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * Hands out distributed locks by name.
@@ -117,7 +119,8 @@ public interface LockRegistry {
      *
      * @param wait how long to wait for the lock; {@link Duration#ZERO} means exactly one try
      * @return what the task returned
-     * @throws LockTimeoutException if the lock could not be acquired within {@code wait}; the task did not run
+     * @throws LockTimeoutException if the lock could not be acquired within {@code wait}; the task did not run. It
+     *         names who held the lock when the wait ran out (one read of the backend, only then)
      * @throws LockInterruptedException if the thread was interrupted while waiting; the task did not run
      *         and the thread's interrupt flag is set again
      * @throws LockLostException if the task ran but the lock expired or was taken before it was released
@@ -135,7 +138,8 @@ public interface LockRegistry {
      */
     default <T, E extends Throwable> T executeLocked(String name, Lease lease, Duration wait, LockedTask<T, E> task)
             throws E {
-        return executeLocked(obtain(name, lease), wait, task);
+        return executeLocked(obtain(name, lease), wait, task,
+                () -> LockTimeoutException.heldNow(this, List.of(name)));
     }
 
     /**
@@ -144,11 +148,12 @@ public interface LockRegistry {
      */
     default <T, E extends Throwable> T executeLocked(Collection<String> names, Duration wait, LockedTask<T, E> task)
             throws E {
-        return executeLocked(obtainAll(names), wait, task);
+        return executeLocked(obtainAll(names), wait, task,
+                () -> LockTimeoutException.heldNow(this, new TreeSet<>(names).stream().toList()));
     }
 
-    private static <T, E extends Throwable> T executeLocked(FencedLock lock, Duration wait, LockedTask<T, E> task)
-            throws E {
+    private static <T, E extends Throwable> T executeLocked(FencedLock lock, Duration wait, LockedTask<T, E> task,
+            Supplier<List<LockInfo>> heldOnTimeout) throws E {
         Objects.requireNonNull(task, "task");
         String name = lock.name();
         boolean acquired;
@@ -159,7 +164,7 @@ public interface LockRegistry {
             throw new LockInterruptedException(name, ex);
         }
         if (!acquired) {
-            throw new LockTimeoutException(name, wait);
+            throw new LockTimeoutException(name, wait, heldOnTimeout.get());
         }
         T result;
         try {

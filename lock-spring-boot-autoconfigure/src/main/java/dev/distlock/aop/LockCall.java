@@ -7,7 +7,9 @@ import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockInterruptedException;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.LockTimeoutException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -22,15 +24,18 @@ final class LockCall {
     private final LockOperation operation;
     private final LockRegistry registry;
     private final FencedLock lock;
+    /** The lock's names, each asked about once if the wait runs out (who held it). */
+    private final List<String> names;
     private final MethodInvoker invoker;
     private final LockCallObserver observer;
     private final Supplier<Executor> methodExecutor;
 
-    LockCall(LockOperation operation, LockRegistry registry, FencedLock lock, MethodInvoker invoker,
-            LockCallObserver observer, Supplier<Executor> methodExecutor) {
+    LockCall(LockOperation operation, LockRegistry registry, FencedLock lock, List<String> names,
+            MethodInvoker invoker, LockCallObserver observer, Supplier<Executor> methodExecutor) {
         this.operation = operation;
         this.registry = registry;
         this.lock = lock;
+        this.names = names;
         this.invoker = invoker;
         this.observer = observer;
         this.methodExecutor = methodExecutor;
@@ -69,8 +74,9 @@ final class LockCall {
             return null;
         }
         observed.missed(AcquireOutcome.TIMEOUT, null);
+        Duration waited = Duration.ofNanos(System.nanoTime() - start);
         throw new LockAcquisitionTimeoutException(lock.name(), operation.label(), operation.description(), wait,
-                Duration.ofNanos(System.nanoTime() - start));
+                waited, LockTimeoutException.heldNow(registry, names));
     }
 
     /**
@@ -112,8 +118,12 @@ final class LockCall {
                 result.complete(null);
             } else {
                 observed.missed(AcquireOutcome.TIMEOUT, null);
-                result.completeExceptionally(new LockAcquisitionTimeoutException(lock.name(), operation.label(),
-                        operation.description(), wait, Duration.ofNanos(System.nanoTime() - start)));
+                Duration waited = Duration.ofNanos(System.nanoTime() - start);
+                // who held it is one blocking read: on the method's executor, never on the thread that answered
+                CompletableFuture.supplyAsync(() -> LockTimeoutException.heldNow(registry, names), methodExecutor())
+                        .whenComplete((held, unread) -> result.completeExceptionally(
+                                new LockAcquisitionTimeoutException(lock.name(), operation.label(),
+                                        operation.description(), wait, waited, held != null ? held : List.of())));
             }
         });
         result.whenComplete((held, error) -> {

@@ -40,15 +40,16 @@ final class LockExecution {
         operation.requireValid();
         LockRegistry locks = registry.get();
         FencedLock lock;
+        List<String> names;
         try {
-            List<String> names = operation.literalKey() != null ? List.of(operation.literalKey())
+            names = operation.literalKey() != null ? List.of(operation.literalKey())
                     : keys.evaluate(operation, args, target);
             lock = names.size() == 1 ? locks.obtain(names.get(0), operation.lease(), operation.label())
                     : locks.obtainAll(names, operation.lease(), operation.label());
         } catch (DistributedLockException keyFailure) {
             return operation.returnHandler().failed(keyFailure);
         }
-        return operation.returnHandler().execute(new LockCall(operation, locks, lock, invoker, observer.get(),
-                methodExecutor));
+        return operation.returnHandler().execute(new LockCall(operation, locks, lock, names, invoker,
+                observer.get(), methodExecutor));
     }
 }

@@ -7,6 +7,7 @@ import dev.distlock.annotation.DistributedLock;
 import dev.distlock.annotation.DistributedLock.TimeoutAction;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockInterruptedException;
+import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockTimeoutException;
 import dev.distlock.memory.InMemoryLockRegistry;
 import dev.distlock.memory.InMemoryLockStore;
@@ -62,6 +63,10 @@ class LockTimeoutTest {
                     assertThat(timeout.getLockName()).isEqualTo("busy:7");
                     assertThat(timeout.getLabel()).isEqualTo("payments");
                     assertThat(timeout.getWaited()).isEqualTo(Duration.ZERO);
+                    // who held it, read once on the timeout
+                    assertThat(timeout.getHeldWhenTimedOut()).extracting(LockInfo::fencingToken)
+                            .containsExactly(held.fencingToken());
+                    assertThat(timeout).hasMessageContaining("(when the wait ran out: held by ");
                 });
         assertThat(busy.invocations()).isZero();
     }
@@ -101,7 +106,10 @@ class LockTimeoutTest {
 
     @Test
     void failSignalsTheTimeoutToMonoAndFluxSubscribers() {
-        StepVerifier.create(busy.failingMono(7)).expectError(LockAcquisitionTimeoutException.class)
+        long token = held.fencingToken(); // the holder's thread asks: the error arrives on another
+        StepVerifier.create(busy.failingMono(7)).expectErrorSatisfies(ex -> assertThat(ex)
+                .isInstanceOfSatisfying(LockAcquisitionTimeoutException.class, timeout -> assertThat(
+                        timeout.getHeldWhenTimedOut()).extracting(LockInfo::fencingToken).containsExactly(token)))
                 .verify(Duration.ofSeconds(10));
         StepVerifier.create(busy.failingFlux(7)).expectErrorMatches(ex -> ex.getMessage().contains("key 'busy:7'"))
                 .verify(Duration.ofSeconds(10));
