@@ -36,16 +36,21 @@ class WaitExplanationIT {
                 builder -> builder.applicationName(application));
     }
 
+    /** {@code name} locked by a process of application "billing", which has announced itself to {@code waiter}. */
+    private FencedLock heldByBilling(String name, RedisLockRegistry waiter) {
+        FencedLock held = process("billing").obtain(name);
+        held.lock();
+        // the holder announces who it is in the background, right after its first lock
+        Poll.until("the holder announced", Duration.ofSeconds(10),
+                () -> waiter.inspect(name).holder() != null ? null : "no holder yet");
+        return held;
+    }
+
     @Test
     void aTimedOutWaitNamesTheHolderItsHostPidAndSinceWhenAndHowManyWait() {
-        RedisLockRegistry holder = process("billing");
         RedisLockRegistry waiter = process("reports");
-        FencedLock held = holder.obtain("invoice:7");
-        held.lock();
+        FencedLock held = heldByBilling("invoice:7", waiter);
         try {
-            // the holder announces who it is in the background, right after its first lock
-            Poll.until("the holder announced", Duration.ofSeconds(10),
-                    () -> waiter.inspect("invoice:7").holder() != null ? null : "no holder yet");
 
             LockTimeoutException timeout = catchThrowableOfType(LockTimeoutException.class,
                     () -> waiter.executeLocked("invoice:7", Duration.ofMillis(200), () -> { }));
@@ -68,14 +73,9 @@ class WaitExplanationIT {
 
     @Test
     void forSeveralNamesItNamesEachOneHeldAndNotTheFreeOnes() {
-        RedisLockRegistry holder = process("billing");
         RedisLockRegistry waiter = process("reports");
-        FencedLock held = holder.obtain("account:b");
-        held.lock();
+        FencedLock held = heldByBilling("account:b", waiter);
         try {
-            Poll.until("the holder announced", Duration.ofSeconds(10),
-                    () -> waiter.inspect("account:b").holder() != null ? null : "no holder yet");
-
             assertThatThrownBy(() -> waiter.executeLocked(List.of("account:b", "account:a"), Duration.ofMillis(200),
                     () -> { }))
                     .isInstanceOfSatisfying(LockTimeoutException.class, timeout -> assertThat(
