@@ -1,5 +1,6 @@
 package dev.distlock.redis;
 
+import dev.distlock.core.runtime.DaemonThreads;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -9,7 +10,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -37,12 +37,7 @@ final class AsyncScripts {
      * holds up no other), made when needed and gone after a minute idle, so that nothing needs closing; its queue
      * takes work without a lock, so a caller handing it over never parks.
      */
-    private final ThreadPoolExecutor connecting = new ThreadPoolExecutor(0, 1, 1, TimeUnit.MINUTES,
-            new LinkedTransferQueue<>(), task -> {
-                Thread thread = new Thread(task, "distlock-connect");
-                thread.setDaemon(true);
-                return thread;
-            });
+    private final ThreadPoolExecutor connecting = DaemonThreads.pool("distlock-connect", 1, 60);
 
     private final LettuceConnectionFactory factory;
     /**

@@ -1,13 +1,12 @@
 package dev.distlock.redis;
 
+import dev.distlock.core.runtime.DaemonThreads;
 import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -47,11 +46,7 @@ final class GrantInbox implements HandOffNotices, MessageListener, AutoCloseable
         this.trusted = trusted;
         this.ownsContainer = ownsContainer;
         this.channel = new ChannelTopic(channel);
-        this.subscriber = new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), runnable -> {
-            Thread thread = new Thread(runnable, "distlock-subscribe");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.subscriber = DaemonThreads.pool("distlock-subscribe", 1, 10);
     }
 
     /** The channel's name. */

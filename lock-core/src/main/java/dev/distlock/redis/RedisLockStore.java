@@ -1,5 +1,6 @@
 package dev.distlock.redis;
 
+import dev.distlock.core.runtime.DaemonThreads;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.HandOffNotices;
@@ -11,9 +12,7 @@ import dev.distlock.core.spi.StoreFailure;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -66,14 +65,7 @@ final class RedisLockStore implements LockStore {
     }
 
     private static ThreadPoolExecutor acknowledgingThreads() {
-        ThreadPoolExecutor threads = new ThreadPoolExecutor(ACKNOWLEDGING_THREADS, ACKNOWLEDGING_THREADS, 30,
-                TimeUnit.SECONDS, new LinkedTransferQueue<>(), task -> {
-                    Thread thread = new Thread(task, "distlock-acknowledge");
-                    thread.setDaemon(true);
-                    return thread;
-                });
-        threads.allowCoreThreadTimeOut(true);
-        return threads;
+        return DaemonThreads.pool("distlock-acknowledge", ACKNOWLEDGING_THREADS, 30);
     }
 
     @Override

@@ -1,8 +1,8 @@
 package dev.distlock.redis;
 
+import dev.distlock.core.runtime.DaemonThreads;
 import java.util.ArrayDeque;
 import java.util.Properties;
-import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,12 +37,7 @@ final class ReplicaCount implements AutoCloseable {
     private final RedisConnectionFactory redis;
     private final AtomicBoolean reading = new AtomicBoolean();
     /** One daemon thread, made when needed; its queue takes work without a lock, so a caller never parks. */
-    private final ThreadPoolExecutor reader = new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS,
-            new LinkedTransferQueue<>(), task -> {
-                Thread thread = new Thread(task, "distlock-replicas");
-                thread.setDaemon(true);
-                return thread;
-            });
+    private final ThreadPoolExecutor reader = DaemonThreads.pool("distlock-replicas", 1, 10);
     /** The readings of the last {@value #GRACE_SECONDS} seconds, oldest first; read and written by one reading at a time. */
     private final Readings readings = new Readings(TimeUnit.SECONDS.toNanos(GRACE_SECONDS));
     private volatile int online;

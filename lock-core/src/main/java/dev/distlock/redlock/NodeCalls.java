@@ -1,5 +1,6 @@
 package dev.distlock.redlock;
 
+import dev.distlock.core.runtime.DaemonThreads;
 import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,7 +11,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
@@ -30,12 +30,7 @@ final class NodeCalls implements AutoCloseable {
         this.nodes = List.copyOf(nodes);
         this.all = IntStream.range(0, nodes.size()).boxed().toList();
         this.nodeTimeoutNanos = nodeTimeout.toNanos();
-        AtomicInteger count = new AtomicInteger();
-        this.calls = Executors.newCachedThreadPool(runnable -> {
-            Thread thread = new Thread(runnable, "distlock-redlock-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.calls = Executors.newCachedThreadPool(DaemonThreads.factory("distlock-redlock-"));
     }
 
     /** Runs {@code call} on every node; see {@link #on}. */

@@ -41,7 +41,7 @@ final class Acquirer {
             current.count++;
             return true;
         }
-        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(registry.threads().calls());
+        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(registry.runtime().calls());
         Acquisition acquisition = new Acquisition(registry, registry.request(name, lease, label), waitNanos,
                 interruptible, false, steps);
         CompletableFuture<Hold> result = acquisition.start();
@@ -79,7 +79,7 @@ final class Acquirer {
                     + "' cannot be acquired: its registry is closed"));
         }
         Acquisition acquisition = new Acquisition(registry, registry.request(name, lease, label), waitNanos, true,
-                true, new StepRunners.Serial(registry.threads().steps()));
+                true, new StepRunners.Serial(registry.runtime().steps()));
         CompletableFuture<DetachedLock> handle = new CompletableFuture<>();
         acquisition.start().whenComplete((hold, error) -> {
             if (error != null) {

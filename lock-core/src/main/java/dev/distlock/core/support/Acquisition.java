@@ -63,13 +63,13 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
         this.store = registry.store();
         this.request = request;
         this.name = request.name();
-        this.time = new WaitTimers(registry.timer(), waitNanos);
+        this.time = new WaitTimers(registry.runtime(), waitNanos);
         this.waits = time.waits();
         this.async = async;
         this.firstToken = registry.newToken();
         this.gate = new GatePass(request.state().gate, this, registry.cleanup(), name);
         this.events = new CallEvents(registry.listeners(), request, time);
-        this.failures = new TryFailures(name, store, interruptible, events);
+        this.failures = new TryFailures(name, store, registry.runtime(), interruptible, events);
     }
 
     /** Starts the acquisition: the future completes with the new hold, or {@code null} if the wait ran out. */
@@ -242,12 +242,12 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
                 return;
             }
             Attempt current = attempt;
-            long sent = System.nanoTime();
+            long sent = registry.runtime().nanoTime();
             afterReply(current.leave(), (left, failure) -> finish(current.left(sent, left, failure), null));
             return;
         }
         armDeadline();
-        sleep(Math.min(remaining, HoldClock.pollPauseNanos(registry.maxPollMillis(), answer.holderLeaseMillis())));
+        sleep(Math.min(remaining, HoldClock.pollPauseNanos(registry.runtime().random(), registry.maxPollMillis(), answer.holderLeaseMillis())));
         if (noticeMissed) {
             noticeMissed = false;
             wakeIfSleeping();

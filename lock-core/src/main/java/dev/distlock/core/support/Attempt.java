@@ -65,7 +65,7 @@ final class Attempt implements Consumer<Grant> {
     /** A try is about to go out: from now on the token may hold something. Returns the moment it is sent. */
     long sending() {
         mayHoldSomething = true;
-        return System.nanoTime();
+        return registry.runtime().nanoTime();
     }
 
     /**
@@ -81,7 +81,7 @@ final class Attempt implements Consumer<Grant> {
     /** The answer to a try sent at {@code sentNanos}, recorded. */
     AcquireResult received(long sentNanos, AcquireResult answer, boolean queue) {
         lastSentNanos = sentNanos;
-        answeredNanos = System.nanoTime();
+        answeredNanos = registry.runtime().nanoTime();
         lastServerMillis = answer.serverTimeMillis();
         last = answer;
         answers++;
@@ -173,7 +173,7 @@ final class Attempt implements Consumer<Grant> {
         }
         long validUntil = HoldClock.noticeValidUntil(lastSentNanos, notice.serverTimeMillis() - lastServerMillis,
                 notice.leaseMillis());
-        long now = System.nanoTime();
+        long now = registry.runtime().nanoTime();
         if (!HoldClock.trustsNotice(validUntil, notice.leaseMillis(), now)) {
             return null;
         }
@@ -218,7 +218,7 @@ final class Attempt implements Consumer<Grant> {
     private Hold counted(long fencingToken, long sentNanos) {
         long lease = request.leaseMillis();
         long validUntil = HoldClock.validUntil(sentNanos, lease);
-        if (!HoldClock.validEnough(validUntil, lease, System.nanoTime())) {
+        if (!HoldClock.validEnough(validUntil, lease, registry.runtime().nanoTime())) {
             return null;
         }
         mayHoldSomething = false;

@@ -2,7 +2,6 @@ package dev.distlock.core.support;
 
 import dev.distlock.core.spi.AsyncLockStore;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,11 +24,11 @@ final class Cleanup {
     private static final long TRAILING_MILLIS = 1000;
 
     private final AsyncLockStore sends;
-    private final ScheduledExecutorService timer;
+    private final EngineRuntime runtime;
 
-    Cleanup(AsyncLockStore sends, BackgroundThreads threads) {
+    Cleanup(AsyncLockStore sends, EngineRuntime runtime) {
         this.sends = sends;
-        this.timer = threads.timer();
+        this.runtime = runtime;
     }
 
     /**
@@ -39,7 +38,7 @@ final class Cleanup {
      * @param outcomeUnknown whether a command of the token may still reach the backend after this
      */
     void abandon(String name, String token, long leaseMillis, boolean outcomeUnknown) {
-        long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+        long giveUpAt = runtime.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
         run(new Task(name, token, giveUpAt, outcomeUnknown), 0);
     }
 
@@ -48,7 +47,7 @@ final class Cleanup {
             if (delayMillis == 0) {
                 task.run();
             } else {
-                timer.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+                runtime.schedule(task, TimeUnit.MILLISECONDS.toNanos(delayMillis));
             }
         } catch (RejectedExecutionException closed) {
             log.debug("Registry closed: lock '{}' token {} is left to expire with its lease", task.name, task.token);
@@ -75,7 +74,7 @@ final class Cleanup {
         public void run() {
             sends.abandon(name, token).whenComplete((done, failure) -> {
                 if (failure != null) {
-                    if (System.nanoTime() - giveUpAt < 0) {
+                    if (runtime.nanoTime() - giveUpAt < 0) {
                         long delay = retryMillis;
                         retryMillis = Math.min(MAX_RETRY_MILLIS, retryMillis * 2);
                         log.debug("Cleaning up lock '{}' failed, retrying in {}ms", name, delay, failure);

@@ -1,11 +1,11 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.LockEvent;
+import dev.distlock.core.runtime.EngineExecutors;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.ScheduledFuture;
 
 /**
  * One acquisition in the backend and everything this process knows of it, as a state machine: its token and
@@ -44,14 +44,15 @@ final class Hold extends TrustedLease {
         }
     }
 
+    private final EngineRuntime runtime;
     final NameState state;
     final String name;
     final String label;
     final String token;
     final long fencingToken;
     /** When it was acquired, in epoch milliseconds: a long, not an {@link Instant}, until somebody asks. */
-    private final long acquiredAtMillis = System.currentTimeMillis();
-    private final long acquiredNanos = System.nanoTime();
+    private final long acquiredAtMillis;
+    private final long acquiredNanos;
 
     /** The owning thread; {@code null} until a blocking caller takes it, and once detached. */
     volatile Thread owner;
@@ -69,9 +70,12 @@ final class Hold extends TrustedLease {
      * @param confirmPending whether that lease is only a hand-off's claim, to be extended to the full lease
      * @param nextRenewalNanos when the first renewal (or the confirmation) is due
      */
-    Hold(NameState state, String name, String label, String token, long fencingToken, long leaseMillis,
+    Hold(EngineRuntime runtime, NameState state, String name, String label, String token, long fencingToken, long leaseMillis,
             boolean renewed, long validUntilNanos, boolean confirmPending, long nextRenewalNanos) {
         super(leaseMillis, renewed, validUntilNanos, confirmPending, nextRenewalNanos);
+        this.runtime = runtime;
+        this.acquiredAtMillis = runtime.currentTimeMillis();
+        this.acquiredNanos = runtime.nanoTime();
         this.state = state;
         this.name = name;
         this.label = label;
@@ -81,7 +85,7 @@ final class Hold extends TrustedLease {
 
     /** Whether the hold is neither lost nor ended and its deadline has not passed. */
     boolean isHeld() {
-        return phase == Phase.HELD && !isPastDeadline(System.nanoTime());
+        return phase == Phase.HELD && !isPastDeadline(runtime.nanoTime());
     }
 
     /** Whether the hold is neither lost nor ended (its deadline may have passed unnoticed). */
@@ -91,7 +95,7 @@ final class Hold extends TrustedLease {
     }
 
     @Override
-    ScheduledFuture<?> scheduleLook(Watchdog watchdog, long delayNanos) {
+    EngineExecutors.Scheduled scheduleLook(Watchdog watchdog, long delayNanos) {
         return watchdog.lookAfter(this, delayNanos);
     }
 
@@ -132,7 +136,7 @@ final class Hold extends TrustedLease {
     }
 
     Duration heldFor() {
-        return Duration.ofNanos(System.nanoTime() - acquiredNanos);
+        return Duration.ofNanos(runtime.nanoTime() - acquiredNanos);
     }
 
     /** An event about this hold: {@code elapsed} is how long it has been held. */

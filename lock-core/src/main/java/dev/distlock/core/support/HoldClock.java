@@ -1,7 +1,7 @@
 package dev.distlock.core.support;
 
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
 
 /**
  * Every time rule of the engine, in one place. A hold is trusted locally until a deadline on this JVM's
@@ -124,8 +124,8 @@ public final class HoldClock {
      * ({@code holderLeaseMillis}, negative if unknown; {@link dev.distlock.core.spi.LockStore#NEVER_EXPIRES} if never), else the poll interval less up to a tenth of jitter so
      * waiters of many processes spread out.
      */
-    static long pollPauseNanos(long maxPollMillis, long holderLeaseMillis) {
-        long poll = maxPollMillis - ThreadLocalRandom.current().nextLong(maxPollMillis / 10 + 1);
+    static long pollPauseNanos(RandomGenerator random, long maxPollMillis, long holderLeaseMillis) {
+        long poll = maxPollMillis - random.nextLong(maxPollMillis / 10 + 1);
         long millis = holderLeaseMillis >= 0 ? Math.min(holderLeaseMillis, poll - 1) + 1 : poll;
         return TimeUnit.MILLISECONDS.toNanos(Math.max(1, millis));
     }

@@ -33,7 +33,7 @@ final class HoldLeases {
     void extend(Hold hold, Duration lease) {
         long leaseMillis = checkedMillis(hold, lease);
         holds.requireHeld(hold);
-        long sent = System.nanoTime();
+        long sent = holds.runtime().nanoTime();
         boolean owned;
         try {
             owned = StoreCalls.uninterrupted(() -> store.extend(hold.name, hold.token, leaseMillis));
@@ -52,10 +52,10 @@ final class HoldLeases {
         } catch (RuntimeException refused) {
             return CompletableFuture.failedFuture(refused);
         }
-        long sent = System.nanoTime();
+        long sent = holds.runtime().nanoTime();
         CompletableFuture<Void> done = new CompletableFuture<>();
-        BackgroundThreads threads = holds.threads();
-        sends.extend(hold.name, hold.token, leaseMillis).whenComplete((owned, failure) -> threads.afterAnswer(() -> {
+        EngineRuntime runtime = holds.runtime();
+        sends.extend(hold.name, hold.token, leaseMillis).whenComplete((owned, failure) -> runtime.afterAnswer(() -> {
             try {
                 if (failure != null) {
                     throw extendFailed(hold, sent, leaseMillis, StoreCalls.unwrapped(failure));
@@ -117,8 +117,8 @@ final class HoldLeases {
             return CompletableFuture.completedFuture(Duration.ZERO);
         }
         CompletableFuture<Duration> done = new CompletableFuture<>();
-        BackgroundThreads threads = holds.threads();
-        sends.remainingLeaseMillis(hold.name, hold.token).whenComplete((millis, failure) -> threads.afterAnswer(() -> {
+        EngineRuntime runtime = holds.runtime();
+        sends.remainingLeaseMillis(hold.name, hold.token).whenComplete((millis, failure) -> runtime.afterAnswer(() -> {
             if (failure != null) {
                 done.completeExceptionally(new LockBackendException(hold.name, READ,
                         StoreCalls.unwrapped(failure)));
@@ -159,7 +159,7 @@ final class HoldLeases {
             holds.lose(hold, "reading its lease found that the store no longer holds it under this hold's token");
             return Duration.ZERO;
         }
-        long localMillis = TimeUnit.NANOSECONDS.toMillis(hold.validUntilNanos() - System.nanoTime());
+        long localMillis = TimeUnit.NANOSECONDS.toMillis(hold.validUntilNanos() - holds.runtime().nanoTime());
         return Duration.ofMillis(Math.max(0, Math.min(millis, localMillis)));
     }
 }

@@ -24,20 +24,20 @@ final class HoldLifecycle {
     private final Listeners listeners;
     private final Watchdog watchdog;
     private final Cleanup cleanup;
-    private final BackgroundThreads threads;
+    private final EngineRuntime runtime;
     /** The store's waiter timeout, for the next caller's try sent with a release ({@link LocalHandOff}). */
     private final long waiterTimeoutMillis;
 
     HoldLifecycle(LockStore store, AsyncLockStore sends, NameTable names, Listeners listeners,
-            BackgroundThreads threads, long waiterTimeoutMillis) {
+            EngineRuntime runtime, long waiterTimeoutMillis) {
         this.store = store;
         this.waiterTimeoutMillis = waiterTimeoutMillis;
         this.sends = sends;
         this.names = names;
         this.listeners = listeners;
-        this.watchdog = new Watchdog(sends, listeners, this::lose, threads);
-        this.cleanup = new Cleanup(sends, threads);
-        this.threads = threads;
+        this.watchdog = new Watchdog(sends, listeners, this::lose, runtime);
+        this.cleanup = new Cleanup(sends, runtime);
+        this.runtime = runtime;
     }
 
     Cleanup cleanup() {
@@ -48,8 +48,8 @@ final class HoldLifecycle {
         return watchdog;
     }
 
-    BackgroundThreads threads() {
-        return threads;
+    EngineRuntime runtime() {
+        return runtime;
     }
 
     LockStore store() {
@@ -85,11 +85,11 @@ final class HoldLifecycle {
         boolean endsHere = true; // false once the non-blocking release's step took the rest over
         try {
             ending(hold);
-            handOff = delayMillis > 0 ? null : LocalHandOff.take(hold, store, waiterTimeoutMillis);
+            handOff = delayMillis > 0 ? null : LocalHandOff.take(hold, store, runtime, waiterTimeoutMillis);
             boolean released;
             try {
                 released = handOff != null ? handOff.release(store, hold)
-                        : StoreCalls.retriedWhileRefused(store, hold.validUntilNanos(), () -> delayMillis > 0
+                        : StoreCalls.retriedWhileRefused(store, runtime, hold.validUntilNanos(), () -> delayMillis > 0
                                 ? store.extend(hold.name, hold.token, delayMillis)
                                 : store.release(hold.name, hold.token, hold.fencingToken));
             } catch (RuntimeException failure) {
@@ -122,7 +122,7 @@ final class HoldLifecycle {
         boolean answered;
         try {
             done = new ReleaseSteps(this, hold, delayMillis, handOff, true).send().done();
-            answered = StoreCalls.awaitUninterruptibly(done, TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis()));
+            answered = StoreCalls.awaitUninterruptibly(runtime, done, TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis()));
         } finally {
             Thread.currentThread().interrupt();
         }
@@ -149,7 +149,7 @@ final class HoldLifecycle {
             ended(hold, null);
             return CompletableFuture.failedFuture(lost);
         }
-        LocalHandOff handOff = delayMillis > 0 ? null : LocalHandOff.take(hold, store, waiterTimeoutMillis);
+        LocalHandOff handOff = delayMillis > 0 ? null : LocalHandOff.take(hold, store, runtime, waiterTimeoutMillis);
         ReleaseSteps steps = new ReleaseSteps(this, hold, delayMillis, handOff, false);
         return (handOff != null ? steps.handOn() : steps.send()).done();
     }
@@ -161,7 +161,7 @@ final class HoldLifecycle {
         if (!active) {
             throw new LockLostException(hold.name, hold.lostReason());
         }
-        if (hold.isPastDeadline(System.nanoTime())) {
+        if (hold.isPastDeadline(runtime.nanoTime())) {
             reportLoss(hold, hold.expiryReason());
             cleanup.abandon(hold.name, hold.token, hold.leaseMillis(), false);
             throw new LockLostException(hold.name, hold.expiryReason());

@@ -19,13 +19,15 @@ import java.util.concurrent.CompletionStage;
 final class LocalHandOff {
 
     private final NameGate.Waiting next;
+    private final EngineRuntime runtime;
     private final long waiterTimeoutMillis;
     private long sentNanos;
     private CompletionStage<AcquireResult> answer;
     private boolean letIn;
 
-    private LocalHandOff(NameGate.Waiting next, long waiterTimeoutMillis) {
+    private LocalHandOff(NameGate.Waiting next, EngineRuntime runtime, long waiterTimeoutMillis) {
         this.next = next;
+        this.runtime = runtime;
         this.waiterTimeoutMillis = waiterTimeoutMillis;
     }
 
@@ -34,7 +36,7 @@ final class LocalHandOff {
      * waiting at it, taken out of the gate's queue; {@code null} if the store cannot pass on in one call or nobody
      * waits (the hold then gives the gate back as usual, after its release).
      */
-    static LocalHandOff take(Hold hold, LockStore store, long waiterTimeoutMillis) {
+    static LocalHandOff take(Hold hold, LockStore store, EngineRuntime runtime, long waiterTimeoutMillis) {
         if (!store.passesOn()) {
             return null;
         }
@@ -43,7 +45,7 @@ final class LocalHandOff {
             return null;
         }
         hold.handOnGate();
-        return new LocalHandOff(next, waiterTimeoutMillis);
+        return new LocalHandOff(next, runtime, waiterTimeoutMillis);
     }
 
     /**
@@ -53,7 +55,7 @@ final class LocalHandOff {
      */
     boolean release(LockStore store, Hold hold) {
         NameGate.Caller caller = next.caller;
-        sentNanos = System.nanoTime();
+        sentNanos = runtime.nanoTime();
         try {
             PassOn passed = StoreCalls.uninterrupted(() -> store.passOn(hold.name, hold.token, hold.fencingToken,
                     caller.firstToken(), caller.leaseMillis(), caller.queues(), waiterTimeoutMillis));
@@ -66,14 +68,14 @@ final class LocalHandOff {
             }
         }
         letIn(); // its try was refused too: the failure is its try's, and it tries again by itself
-        return StoreCalls.retriedWhileRefused(store, hold.validUntilNanos(),
+        return StoreCalls.retriedWhileRefused(store, runtime, hold.validUntilNanos(),
                 () -> store.release(hold.name, hold.token, hold.fencingToken));
     }
 
     /** Sends the release of {@code hold} with the next caller's try; the stage completes with the call's answer. */
     CompletionStage<PassOn> send(AsyncLockStore sends, Hold hold) {
         NameGate.Caller caller = next.caller;
-        sentNanos = System.nanoTime();
+        sentNanos = runtime.nanoTime();
         CompletionStage<PassOn> call = sends.passOn(hold.name, hold.token, hold.fencingToken,
                 caller.firstToken(), caller.leaseMillis(), caller.queues(), waiterTimeoutMillis);
         answer = call.thenApply(PassOn::next);

@@ -3,6 +3,7 @@ package dev.distlock.core.support;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.runtime.LockRuntime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,7 @@ public abstract class LockRegistryBuilder<B extends LockRegistryBuilder<B>> {
     private Duration defaultLease = Duration.ofSeconds(30);
     private Duration maxPollInterval = Duration.ofMillis(500);
     private String applicationName;
+    private LockRuntime runtime = LockRuntime.system();
     private final List<LockListener> listeners = new ArrayList<>();
 
     /**
@@ -74,6 +76,19 @@ public abstract class LockRegistryBuilder<B extends LockRegistryBuilder<B>> {
     public B applicationName(String name) {
         this.applicationName = name;
         return self();
+    }
+
+    /**
+     * The time, randomness and threads the registry runs on (default {@link LockRuntime#system()}); a virtual runtime
+     * lets a test or a simulation move time and choose the order of the engine's work.
+     */
+    public B runtime(LockRuntime runtime) {
+        this.runtime = Objects.requireNonNull(runtime, "runtime");
+        return self();
+    }
+
+    LockRuntime runtime() {
+        return runtime;
     }
 
     /** Adds a listener told of acquisitions, releases, losses and failures. */

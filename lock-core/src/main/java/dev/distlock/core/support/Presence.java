@@ -26,16 +26,17 @@ final class Presence {
     private static final long TTL_MILLIS = 60_000;
 
     private final LockStore store;
-    private final BackgroundThreads threads;
+    private final EngineRuntime runtime;
     private final String instance;
     private final String application;
-    private final Instant createdAt = Instant.now();
+    private final Instant createdAt;
     private final AtomicBoolean announcing = new AtomicBoolean();
     private volatile LockHolder identity;
 
-    Presence(LockStore store, BackgroundThreads threads, String instance, String application) {
+    Presence(LockStore store, EngineRuntime runtime, String instance, String application) {
         this.store = store;
-        this.threads = threads;
+        this.runtime = runtime;
+        this.createdAt = Instant.ofEpochMilli(runtime.currentTimeMillis());
         this.instance = instance;
         this.application = application;
     }
@@ -77,9 +78,14 @@ final class Presence {
         if (announcing.get() || !announcing.compareAndSet(false, true)) {
             return;
         }
+        announceNowAndLater();
+    }
+
+    /** Announces on a call thread, then again a third of the announcement's lifetime later, until the registry closes. */
+    private void announceNowAndLater() {
         try {
-            threads.timer().scheduleAtFixedRate(() -> threads.calls().execute(this::announce), 0, TTL_MILLIS / 3,
-                    TimeUnit.MILLISECONDS);
+            runtime.calls().execute(this::announce);
+            runtime.schedule(this::announceNowAndLater, TimeUnit.MILLISECONDS.toNanos(TTL_MILLIS / 3));
         } catch (RejectedExecutionException closed) {
             // the registry is closing
         }

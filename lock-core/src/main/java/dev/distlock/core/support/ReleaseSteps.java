@@ -4,7 +4,6 @@ import dev.distlock.core.spi.StoreFailure;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One release of a hold as steps that do not wait for the store: the non-blocking release, and a blocking one whose
@@ -43,7 +42,7 @@ final class ReleaseSteps {
 
     /** Sends the release with the next caller's try; a refused call is sent again as a plain release. */
     ReleaseSteps handOn() {
-        handOff.send(holds.sends(), hold).whenComplete((passed, failure) -> holds.threads().afterAnswer(() -> {
+        handOff.send(holds.sends(), hold).whenComplete((passed, failure) -> holds.runtime().afterAnswer(() -> {
             Throwable cause = StoreCalls.unwrapped(failure);
             if (cause instanceof RuntimeException refused && holds.store().classify(refused) == StoreFailure.REFUSED) {
                 handOff.letIn(); // its try was refused too: it tries again by itself
@@ -66,10 +65,10 @@ final class ReleaseSteps {
     private void send(int attempt) {
         CompletionStage<Boolean> sent = delayMillis > 0 ? holds.sends().extend(hold.name, hold.token, delayMillis)
                 : holds.sends().release(hold.name, hold.token, hold.fencingToken);
-        sent.whenComplete((released, failure) -> holds.threads().afterAnswer(() -> {
+        sent.whenComplete((released, failure) -> holds.runtime().afterAnswer(() -> {
             Throwable cause = StoreCalls.unwrapped(failure);
             if (cause instanceof RuntimeException refused && holds.store().classify(refused) == StoreFailure.REFUSED
-                    && retryLater(attempt, StoreCalls.refusedPauseNanos(attempt, hold.validUntilNanos()))) {
+                    && retryLater(attempt, StoreCalls.refusedPauseNanos(holds.runtime(), attempt, hold.validUntilNanos()))) {
                 return;
             }
             answered(released != null && (released || sentBefore), cause);
@@ -98,7 +97,7 @@ final class ReleaseSteps {
             return false;
         }
         try {
-            holds.threads().timer().schedule(() -> send(attempt + 1), pauseNanos, TimeUnit.NANOSECONDS);
+            holds.runtime().schedule(() -> send(attempt + 1), pauseNanos);
             return true;
         } catch (RejectedExecutionException closed) {
             return false;

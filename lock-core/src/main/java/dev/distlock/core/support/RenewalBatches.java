@@ -1,5 +1,6 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.runtime.EngineExecutors;
 import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.Renewal;
 import java.time.Duration;
@@ -9,8 +10,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,16 +30,14 @@ final class RenewalBatches {
     private static final long GATHER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final AsyncLockStore sends;
-    private final BackgroundThreads threads;
-    private final ScheduledExecutorService timer;
+    private final EngineRuntime runtime;
     private final Watchdog watchdog;
     /** The renewals asked for since the last batch went out; guarded by this. */
     private List<Due> gathering = new ArrayList<>();
 
-    RenewalBatches(AsyncLockStore sends, BackgroundThreads threads, Watchdog watchdog) {
+    RenewalBatches(AsyncLockStore sends, EngineRuntime runtime, Watchdog watchdog) {
         this.sends = sends;
-        this.threads = threads;
-        this.timer = threads.timer();
+        this.runtime = runtime;
         this.watchdog = watchdog;
     }
 
@@ -80,7 +77,7 @@ final class RenewalBatches {
             send(full);
         } else if (first) {
             try {
-                timer.schedule(this::sendGathered, GATHER_NANOS, TimeUnit.NANOSECONDS);
+                runtime.schedule(this::sendGathered, GATHER_NANOS);
             } catch (RejectedExecutionException closed) {
                 // the registry is closed: its holds expire with their leases
             }
@@ -99,30 +96,30 @@ final class RenewalBatches {
     }
 
     private void send(List<Due> batch) {
-        long sent = System.nanoTime();
+        long sent = runtime.nanoTime();
         long timeout = batch.stream().mapToLong(due -> HoldClock.renewalTimeoutNanos(due.leaseMillis)).min()
                 .orElseThrow();
         AtomicInteger unanswered = new AtomicInteger(batch.size());
-        ScheduledFuture<?> late;
+        EngineExecutors.Scheduled late;
         try {
-            late = timer.schedule(() -> batch.forEach(due -> {
+            late = runtime.schedule(() -> batch.forEach(due -> {
                 if (due.settle()) {
                     watchdog.renewalFailed(due.hold, due.leaseMillis, new TimeoutException("The store did not "
                             + "answer the renewal within " + Duration.ofNanos(timeout) + " (a quarter of the lease)"));
                 }
-            }), timeout, TimeUnit.NANOSECONDS);
+            }), timeout);
         } catch (RejectedExecutionException closed) {
             return;
         }
         List<CompletionStage<Boolean>> answers = sent(batch);
         for (int i = 0; i < batch.size(); i++) {
             Due due = batch.get(i);
-            answers.get(i).whenComplete((owned, failure) -> threads.afterAnswer(() -> {
+            answers.get(i).whenComplete((owned, failure) -> runtime.afterAnswer(() -> {
                 if (!due.settle()) {
                     return; // counted as failed already: it came too late
                 }
                 if (unanswered.decrementAndGet() == 0) {
-                    late.cancel(false);
+                    late.cancel();
                 }
                 if (failure != null) {
                     watchdog.renewalFailed(due.hold, due.leaseMillis, StoreCalls.unwrapped(failure));

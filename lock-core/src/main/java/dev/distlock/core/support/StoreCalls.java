@@ -40,7 +40,7 @@ final class StoreCalls {
      *
      * @param untilNanos when the last send may go out ({@link System#nanoTime()})
      */
-    static <T> T retriedWhileRefused(LockStore store, long untilNanos, Supplier<T> call) {
+    static <T> T retriedWhileRefused(LockStore store, EngineRuntime runtime, long untilNanos, Supplier<T> call) {
         boolean interrupted = Thread.interrupted(); // as uninterrupted(call) does, without a second lambda per call
         try {
             for (int attempt = 1; ; attempt++) {
@@ -48,7 +48,7 @@ final class StoreCalls {
                     return call.get();
                 } catch (RuntimeException failure) {
                     long pause = store.classify(failure) == StoreFailure.REFUSED
-                            ? refusedPauseNanos(attempt, untilNanos) : -1;
+                            ? refusedPauseNanos(runtime, attempt, untilNanos) : -1;
                     if (pause < 0) {
                         throw failure;
                     }
@@ -68,9 +68,9 @@ final class StoreCalls {
      * pause ({@link TransientRetries#pauseNanos}), cut to what is left until {@code untilNanos}; {@code -1} once
      * nothing is left, and the refusal stands.
      */
-    static long refusedPauseNanos(int attempt, long untilNanos) {
-        long left = untilNanos - System.nanoTime();
-        return left <= 0 ? -1 : Math.min(TransientRetries.pauseNanos(attempt), left);
+    static long refusedPauseNanos(EngineRuntime runtime, int attempt, long untilNanos) {
+        long left = untilNanos - runtime.nanoTime();
+        return left <= 0 ? -1 : Math.min(TransientRetries.pauseNanos(runtime.random(), attempt), left);
     }
 
     /** The failure a stage completed with, without the {@link CompletionException} that may wrap it. */
@@ -102,12 +102,12 @@ final class StoreCalls {
      *
      * @return whether the step completed in time
      */
-    static boolean awaitUninterruptibly(CompletableFuture<?> step, long maxNanos) {
+    static boolean awaitUninterruptibly(EngineRuntime runtime, CompletableFuture<?> step, long maxNanos) {
         boolean interrupted = false;
-        long start = System.nanoTime();
+        long start = runtime.nanoTime();
         try {
             while (!step.isDone()) {
-                long left = maxNanos - (System.nanoTime() - start);
+                long left = maxNanos - (runtime.nanoTime() - start);
                 if (left <= 0) {
                     return false;
                 }

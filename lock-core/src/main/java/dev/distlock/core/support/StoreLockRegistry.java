@@ -12,7 +12,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -28,7 +31,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   release, extension, lease reads and loss are {@link HoldLifecycle}'s, which the {@link Watchdog} tells of a
  *   passed deadline;</li>
  *   <li>the names in use ({@link NameTable}), who this registry is ({@link Presence}), its threads
- *   ({@link BackgroundThreads}) and how it calls the store ({@link StoreCalls}, {@link Cleanup}) each have one
+ *   ({@link EngineRuntime}) and how it calls the store ({@link StoreCalls}, {@link Cleanup}) each have one
  *   owner.</li>
  * </ul>
  */
@@ -49,12 +52,15 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     private final HoldTokens tokens = new HoldTokens();
     private final NameTable names = new NameTable();
     private final Waiters waiters = new Waiters();
-    private final BackgroundThreads threads = new BackgroundThreads();
+    private final EngineRuntime runtime;
     private final HoldLifecycle holds;
     private final HoldLeases leases;
     private final Acquirer acquirer = new Acquirer(this);
     private final Presence presence;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The withdrawal of the waiting calls, once closing began. */
+    private final CompletableFuture<CompletableFuture<Void>> withdrawn = new CompletableFuture<>();
+    private final AtomicBoolean finished = new AtomicBoolean();
 
     protected StoreLockRegistry(LockStore store, LockRegistryBuilder<?> settings) {
         this.store = Objects.requireNonNull(store, "store");
@@ -62,12 +68,13 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         this.maxPollMillis = settings.maxPollIntervalMillis();
         this.waiterTimeoutMillis = HoldClock.waiterTimeoutMillis(maxPollMillis);
         this.listeners = new Listeners(settings.listeners());
+        this.runtime = new EngineRuntime(settings.runtime());
         AsyncLockStore own = store.async();
-        this.sends = own != null ? own : AsyncLockStore.on(store, threads.calls());
+        this.sends = own != null ? own : AsyncLockStore.on(store, runtime.calls());
         this.callerSends = AsyncLockStore.onCallingThread(store);
-        this.holds = new HoldLifecycle(store, sends, names, listeners, threads, waiterTimeoutMillis());
+        this.holds = new HoldLifecycle(store, sends, names, listeners, runtime, waiterTimeoutMillis());
         this.leases = new HoldLeases(store, sends, holds);
-        this.presence = new Presence(store, threads, tokens.instance(), settings.applicationName());
+        this.presence = new Presence(store, runtime, tokens.instance(), settings.applicationName());
     }
 
     @Override
@@ -109,13 +116,48 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
      */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return; // closed before (or closing now)
+        CompletableFuture<Void> withdrawn = withdrawForClose();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                withdrawn.get();
+                break;
+            } catch (InterruptedException interrupt) {
+                interrupted = true; // the wait is bounded by the runtime's timer: it ends anyway
+            } catch (ExecutionException impossible) {
+                break;
+            }
         }
-        names.openGatesForClose(); // calls waiting at a gate go on, to find the registry closed
-        waiters.withdrawAll(CLOSE_WAIT_MILLIS);
-        threads.close();
-        store.close();
+        finishClose();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * {@link #close()} without waiting: the stage completes once the waiting calls withdrew (at most
+     * {@value #CLOSE_WAIT_MILLIS} ms on the registry's runtime) and the backend resources are freed.
+     */
+    public CompletionStage<Void> closeAsync() {
+        return withdrawForClose().thenRun(this::finishClose);
+    }
+
+    /** Closes the registry to new calls and withdraws the waiting ones: completes when they left, or at the limit. */
+    private CompletableFuture<Void> withdrawForClose() {
+        if (closed.compareAndSet(false, true)) {
+            names.openGatesForClose(); // calls waiting at a gate go on, to find the registry closed
+            CompletableFuture<Void> left = waiters.withdrawAll();
+            runtime.after(TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS), () -> left.complete(null));
+            withdrawn.complete(left);
+        }
+        return withdrawn.join();
+    }
+
+    private void finishClose() {
+        if (finished.compareAndSet(false, true)) {
+            runtime.close();
+            store.close();
+        }
     }
 
     // --- used by StoreLock and StoreDetachedLock ---
@@ -147,8 +189,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         return names;
     }
 
-    BackgroundThreads threads() {
-        return threads;
+    EngineRuntime runtime() {
+        return runtime;
     }
 
     HoldLeases leases() {
@@ -206,10 +248,6 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         return holds.cleanup();
     }
 
-    ScheduledExecutorService timer() {
-        return threads.timer();
-    }
-
     boolean isClosed() {
         return closed.get();
     }
@@ -233,7 +271,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     /** What a call on {@code name} asks for; its name's state is kept from now until the call or its hold ends. */
     LockRequest request(String name, Lease lease, String label) {
-        return new LockRequest(names.retain(name), name, label, lease.durationOr(defaultLease).toMillis(),
+        return new LockRequest(runtime, names.retain(name), name, label, lease.durationOr(defaultLease).toMillis(),
                 lease.isRenewed());
     }
 }

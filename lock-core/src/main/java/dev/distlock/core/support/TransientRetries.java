@@ -1,7 +1,7 @@
 package dev.distlock.core.support;
 
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
 
 /**
  * The retries of one acquisition after transient backend errors (a cluster slot moving, a failover, a
@@ -18,6 +18,7 @@ final class TransientRetries {
     /** How long a streak of transient errors lasts before it is reported: a second. */
     static final long PERSISTENT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+    private final EngineRuntime runtime;
     private final Reporter reporter;
     /** How many retries were asked for so far. */
     private int retries;
@@ -26,7 +27,8 @@ final class TransientRetries {
     private long streakStartNanos;
     private boolean reported;
 
-    TransientRetries(Reporter reporter) {
+    TransientRetries(EngineRuntime runtime, Reporter reporter) {
+        this.runtime = runtime;
         this.reporter = reporter;
     }
 
@@ -39,7 +41,7 @@ final class TransientRetries {
 
     /** A try met a transient error: the streak goes on, and is reported once when it has lasted long enough. */
     void failed(RuntimeException failure) {
-        long now = System.nanoTime();
+        long now = runtime.nanoTime();
         if (streakStartNanos == 0) {
             streakStartNanos = now;
         } else if (!reported && now - streakStartNanos >= PERSISTENT_NANOS) {
@@ -63,7 +65,7 @@ final class TransientRetries {
         if (remainingNanos <= 0) {
             return false;
         }
-        pendingPauseNanos = Math.min(pauseNanos(++retries), remainingNanos);
+        pendingPauseNanos = Math.min(pauseNanos(runtime.random(), ++retries), remainingNanos);
         return true;
     }
 
@@ -71,9 +73,9 @@ final class TransientRetries {
      * The pause before the {@code retry}th retry (the first is 1): 10 ms doubling up to 250 ms, of which up to half
      * is left out at random, so that the callers a failover or a slot migration met together do not retry together.
      */
-    static long pauseNanos(int retry) {
+    static long pauseNanos(RandomGenerator random, int retry) {
         long full = Math.min(MAX_PAUSE_NANOS, FIRST_PAUSE_NANOS << Math.min(Math.max(retry, 1) - 1, 20));
-        return full / 2 + ThreadLocalRandom.current().nextLong(full / 2 + 1);
+        return full / 2 + random.nextLong(full / 2 + 1);
     }
 
     /** The pause the last {@link #retryWithin} asked for before the retry (0 if none), once. */

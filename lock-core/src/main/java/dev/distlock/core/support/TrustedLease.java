@@ -1,7 +1,7 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.runtime.EngineExecutors;
 import java.time.Duration;
-import java.util.concurrent.ScheduledFuture;
 
 /**
  * How long a {@link Hold} may be trusted here, and the renewals that keep it so ({@code Hold}'s base): the local
@@ -28,7 +28,7 @@ abstract class TrustedLease {
     private boolean confirmPending;
     private int failedRenewals;
     /** The watchdog's next look. */
-    private ScheduledFuture<?> tick;
+    private EngineExecutors.Scheduled tick;
 
     /**
      * @param validUntilNanos the local deadline of the lease the backend set
@@ -48,7 +48,7 @@ abstract class TrustedLease {
     abstract boolean isActive();
 
     /** Asks {@code watchdog} to look at this hold after {@code delayNanos}. */
-    abstract ScheduledFuture<?> scheduleLook(Watchdog watchdog, long delayNanos);
+    abstract EngineExecutors.Scheduled scheduleLook(Watchdog watchdog, long delayNanos);
 
     final boolean isPastDeadline(long nowNanos) {
         return nowNanos - validUntilNanos >= 0;
@@ -96,14 +96,14 @@ abstract class TrustedLease {
     final synchronized void planNextLook(Watchdog watchdog) {
         cancelNextLook();
         if (isActive()) {
-            tick = scheduleLook(watchdog, Math.max(0, nextLookNanos() - System.nanoTime()));
+            tick = scheduleLook(watchdog, Math.max(0, nextLookNanos() - watchdog.nanoTime()));
         }
     }
 
     /** Cancels the watchdog's next look: the hold ended. */
     final synchronized void cancelNextLook() {
         if (tick != null) {
-            tick.cancel(false);
+            tick.cancel();
             tick = null;
         }
     }
@@ -124,10 +124,10 @@ abstract class TrustedLease {
         }
     }
 
-    /** A renewal failed or did not answer in time: the next one goes out after {@code delayNanos}. */
-    final synchronized int renewalFailed(long delayNanos) {
+    /** A renewal failed or did not answer in time ({@code nowNanos}): the next one goes out after {@code delayNanos}. */
+    final synchronized int renewalFailed(long nowNanos, long delayNanos) {
         renewing = false;
-        nextRenewalNanos = System.nanoTime() + delayNanos;
+        nextRenewalNanos = nowNanos + delayNanos;
         return ++failedRenewals;
     }
 

@@ -17,6 +17,7 @@ final class TryFailures {
     private final LockStore store;
     private final boolean interruptible;
     private final TransientRetries.Reporter reporter;
+    private final EngineRuntime runtime;
     /** Made at the first transient failure: most calls never meet one, and this saves them the allocation. */
     private TransientRetries retries;
     /** Whether a try found the name held: transient errors after it end the call as a timeout, not an error. */
@@ -24,7 +25,9 @@ final class TryFailures {
     /** An interrupt that an uninterruptible acquisition waited through. */
     private volatile boolean interrupted;
 
-    TryFailures(String name, LockStore store, boolean interruptible, TransientRetries.Reporter reporter) {
+    TryFailures(String name, LockStore store, EngineRuntime runtime, boolean interruptible,
+            TransientRetries.Reporter reporter) {
+        this.runtime = runtime;
         this.name = name;
         this.store = store;
         this.interruptible = interruptible;
@@ -79,7 +82,7 @@ final class TryFailures {
         }
         if (failure instanceof RuntimeException runtime && store.classify(runtime).isTransient()) {
             if (retries == null) {
-                retries = new TransientRetries(reporter);
+                retries = new TransientRetries(this.runtime, reporter);
             }
             retries.failed(runtime);
             if (retries.retryWithin(remainingNanos)) {

@@ -1,10 +1,7 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.runtime.EngineExecutors;
 import java.time.Duration;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The time of one {@link Acquisition}: how long it may wait and what is left of it, and its two timers on the
@@ -14,17 +11,18 @@ import java.util.concurrent.TimeUnit;
  */
 final class WaitTimers {
 
-    private final ScheduledExecutorService timer;
-    private final long startNanos = System.nanoTime();
+    private final EngineRuntime runtime;
+    private final long startNanos;
     private final long waitNanos;
-    private ScheduledFuture<?> deadline;
-    private ScheduledFuture<?> wakeUp;
+    private EngineExecutors.Scheduled deadline;
+    private EngineExecutors.Scheduled wakeUp;
     /** Whether the call sleeps: it waits for a notice, its poll or the store's listening. */
     private boolean sleeping;
 
     /** @param waitNanos how long to wait; 0 for one try, {@link Long#MAX_VALUE} for no limit */
-    WaitTimers(ScheduledExecutorService timer, long waitNanos) {
-        this.timer = timer;
+    WaitTimers(EngineRuntime runtime, long waitNanos) {
+        this.runtime = runtime;
+        this.startNanos = runtime.nanoTime();
         this.waitNanos = Math.max(0, waitNanos);
     }
 
@@ -34,12 +32,12 @@ final class WaitTimers {
     }
 
     Duration waited() {
-        return Duration.ofNanos(System.nanoTime() - startNanos);
+        return Duration.ofNanos(runtime.nanoTime() - startNanos);
     }
 
     /** What is left of the wait; {@link Long#MAX_VALUE} without a limit. */
     long remainingNanos() {
-        return waitNanos == Long.MAX_VALUE ? Long.MAX_VALUE : waitNanos - (System.nanoTime() - startNanos);
+        return waitNanos == Long.MAX_VALUE ? Long.MAX_VALUE : waitNanos - (runtime.nanoTime() - startNanos);
     }
 
     /** Whether {@code nanos} (monotonic clock) is after the end of a bounded wait. */
@@ -64,7 +62,7 @@ final class WaitTimers {
     /** Ends the sleep, cancelling its wake-up: true if the call was sleeping. */
     boolean wake() {
         if (wakeUp != null) {
-            wakeUp.cancel(false);
+            wakeUp.cancel();
             wakeUp = null;
         }
         boolean slept = sleeping;
@@ -74,17 +72,12 @@ final class WaitTimers {
 
     void cancelDeadline() {
         if (deadline != null) {
-            deadline.cancel(false);
+            deadline.cancel();
         }
     }
 
     /** Runs {@code task} on the timer after {@code nanos}; at once if the timer is closed (the registry closes). */
-    ScheduledFuture<?> after(long nanos, Runnable task) {
-        try {
-            return timer.schedule(task, nanos, TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException closed) {
-            task.run();
-            return null;
-        }
+    EngineExecutors.Scheduled after(long nanos, Runnable task) {
+        return runtime.after(nanos, task);
     }
 }

@@ -1,8 +1,8 @@
 package dev.distlock.core.support;
 
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The acquisitions of a registry that wait in the store's queue, so that closing the registry can withdraw them and
@@ -12,6 +12,8 @@ final class Waiters {
 
     private final Set<Acquisition> waiting = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
+    /** Completed once closing began and every waiter left. */
+    private final CompletableFuture<Void> allLeft = new CompletableFuture<>();
 
     /**
      * Counts {@code waiter}, then checks that {@code registry} is open: a close() from now on waits for the call to
@@ -32,30 +34,18 @@ final class Waiters {
 
     void remove(Acquisition waiter) {
         waiting.remove(waiter);
-        if (closing) {
-            synchronized (waiting) {
-                waiting.notifyAll();
-            }
+        if (closing && waiting.isEmpty()) {
+            allLeft.complete(null);
         }
     }
 
-    /**
-     * Wakes every waiter to withdraw, then waits up to {@code maxWaitMillis} until all have left (an interrupt ends
-     * the wait early, with the flag set again).
-     */
-    void withdrawAll(long maxWaitMillis) {
+    /** Wakes every waiter to withdraw: the future completes once all have left. */
+    CompletableFuture<Void> withdrawAll() {
         closing = true;
         waiting.forEach(Acquisition::wakeForClose);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxWaitMillis);
-        synchronized (waiting) {
-            while (!waiting.isEmpty() && System.nanoTime() - deadline < 0) {
-                try {
-                    waiting.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-                } catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
+        if (waiting.isEmpty()) {
+            allLeft.complete(null);
         }
+        return allLeft;
     }
 }

@@ -1,11 +1,9 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.LockBackendException;
+import dev.distlock.core.runtime.EngineExecutors;
 import dev.distlock.core.spi.AsyncLockStore;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Keeps every hold of a registry honest about time. Each hold has one timer task, due at its next renewal
@@ -25,14 +23,14 @@ final class Watchdog {
 
     private final Listeners listeners;
     private final Losses losses;
-    private final ScheduledExecutorService timer;
+    private final EngineRuntime runtime;
     private final RenewalBatches renewals;
 
-    Watchdog(AsyncLockStore sends, Listeners listeners, Losses losses, BackgroundThreads threads) {
+    Watchdog(AsyncLockStore sends, Listeners listeners, Losses losses, EngineRuntime runtime) {
         this.listeners = listeners;
         this.losses = losses;
-        this.timer = threads.timer();
-        this.renewals = new RenewalBatches(sends, threads, this);
+        this.runtime = runtime;
+        this.renewals = new RenewalBatches(sends, runtime, this);
     }
 
     /** Receives the holds found lost. */
@@ -51,12 +49,13 @@ final class Watchdog {
     }
 
     /** Schedules the watchdog's look at {@code hold} after {@code delayNanos}. */
-    ScheduledFuture<?> lookAfter(Hold hold, long delayNanos) {
-        // a Callable, which the timer takes as it is (a Runnable would be wrapped in one more object)
-        return timer.schedule(() -> {
-            look(hold);
-            return null;
-        }, delayNanos, TimeUnit.NANOSECONDS);
+    EngineExecutors.Scheduled lookAfter(Hold hold, long delayNanos) {
+        return runtime.schedule(() -> look(hold), delayNanos);
+    }
+
+    /** The monotonic time now. */
+    long nanoTime() {
+        return runtime.nanoTime();
     }
 
     /** Stops watching a hold that ended. */
@@ -65,7 +64,7 @@ final class Watchdog {
     }
 
     private void look(Hold hold) {
-        HoldLook look = hold.look(System.nanoTime());
+        HoldLook look = hold.look(runtime.nanoTime());
         switch (look.due()) {
             case NOTHING -> { }
             case LOSS -> losses.lost(hold, hold.expiryReason());
@@ -90,7 +89,7 @@ final class Watchdog {
 
     /** A renewal failed or did not answer in time: it is tried again soon. */
     void renewalFailed(Hold hold, long lease, Throwable failure) {
-        int streak = hold.renewalFailed(HoldClock.retryDelayNanos(lease));
+        int streak = hold.renewalFailed(runtime.nanoTime(), HoldClock.retryDelayNanos(lease));
         if (hold.isActive()) {
             listeners.renewalFailed(hold.event(new LockBackendException(hold.name, "renew the lease", failure)),
                     streak == 1);

@@ -1,0 +1,66 @@
+package dev.distlock.core.runtime;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One registry's daemon threads, the only place the engine makes threads:
+ * <ul>
+ *   <li>one timer, which only schedules (deadlines, renewals, polls) and never calls the store;</li>
+ *   <li>{@linkplain #calls() calls} ({@value #CALL_THREADS} at most): the store calls that block (announcements,
+ *   and, on a store without asynchronous operations such as Jedis, the calls of non-blocking callers, renewals and
+ *   clean-ups), each of which may take a client's whole command timeout; more calls wait their turn;</li>
+ *   <li>{@linkplain #steps() steps} ({@value #STEP_THREADS} at most): short work that never waits for the store.</li>
+ * </ul>
+ */
+final class SystemExecutors implements EngineExecutors {
+
+    /** Threads for short work. */
+    static final int STEP_THREADS = 8;
+
+    /** Threads for blocking store calls. */
+    static final int CALL_THREADS = 16;
+
+    private final ScheduledThreadPoolExecutor timer;
+    private final ThreadPoolExecutor calls;
+    private final ThreadPoolExecutor steps;
+
+    SystemExecutors() {
+        timer = new ScheduledThreadPoolExecutor(1, DaemonThreads.factory("distlock-timer"));
+        timer.setRemoveOnCancelPolicy(true);
+        // the executor wakes its thread whenever a new task becomes the earliest one; a no-op due every second stays
+        // ahead of nearly every renewal, so scheduling one for a new hold wakes nobody
+        timer.scheduleAtFixedRate(() -> { }, 1, 1, TimeUnit.SECONDS);
+        calls = DaemonThreads.pool("distlock-call-", CALL_THREADS, 30);
+        steps = DaemonThreads.pool("distlock-async-", STEP_THREADS, 30);
+    }
+
+    @Override
+    public Scheduled schedule(Runnable task, long delayNanos) {
+        // a Callable, which the timer takes as it is (a Runnable would be wrapped in one more object)
+        var future = timer.schedule(() -> {
+            task.run();
+            return null;
+        }, delayNanos, TimeUnit.NANOSECONDS);
+        return () -> future.cancel(false);
+    }
+
+    @Override
+    public Executor steps() {
+        return steps;
+    }
+
+    @Override
+    public Executor calls() {
+        return calls;
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        calls.shutdownNow();
+        steps.shutdownNow();
+    }
+}
