@@ -90,9 +90,7 @@ public interface LockRegistry {
      * @throws InvalidLockNameException if a name is empty, too long or not valid UTF-16
      * @throws IllegalArgumentException if {@code names} is empty
      */
-    default FencedLock obtainAll(Collection<String> names, Lease lease, String label) {
-        return MultiNameLock.of(this, names, lease, label);
-    }
+    FencedLock obtainAll(Collection<String> names, Lease lease, String label);
 
     /**
      * The locks this registry holds now, with their remaining leases (one backend call per hold): for

@@ -2,8 +2,11 @@ package dev.distlock.core.support;
 
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.Lease;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,12 +49,44 @@ final class Acquirer {
                 interruptible, false, steps);
         CompletableFuture<Hold> result = acquisition.start();
         steps.await(acquisition);
-        if (acquisition.wasInterrupted()) {
+        Hold hold = outcome(result, acquisition.wasInterrupted());
+        if (hold == null) {
+            return false;
+        }
+        hold.owner = Thread.currentThread();
+        return true;
+    }
+
+    /**
+     * Acquires every one of {@code names} (distinct, in their canonical order) for the current thread, running the
+     * acquisition's steps on it while it waits: true with all of them, false with none if the wait ran out.
+     *
+     * @param waitNanos how long to wait for all of them; 0 for one try each, {@link Long#MAX_VALUE} for no limit
+     */
+    boolean acquireAll(List<String> names, Lease lease, String label, long waitNanos, boolean interruptible)
+            throws InterruptedException {
+        registry.checkOpen(names.toString());
+        if (interruptible && Thread.interrupted()) {
+            throw new InterruptedException("Interrupted before acquiring lock " + names);
+        }
+        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(registry.runtime().calls());
+        NamesAcquisition acquisition = new NamesAcquisition(registry, names, lease, label, waitNanos, interruptible,
+                Thread.currentThread(), steps);
+        CompletableFuture<List<Hold>> result = acquisition.start();
+        steps.await(acquisition);
+        return outcome(result, acquisition.wasInterrupted()) != null;
+    }
+
+    /**
+     * What a blocking caller's acquisition ended with, once done: its value, or its failure thrown as it is; the
+     * interrupt it waited through is set again on the thread.
+     */
+    private static <T> T outcome(CompletableFuture<T> result, boolean interruptedThrough) throws InterruptedException {
+        if (interruptedThrough) {
             Thread.currentThread().interrupt();
         }
-        Hold hold;
         try {
-            hold = result.getNow(null);
+            return result.getNow(null);
         } catch (CompletionException failed) {
             Throwable cause = failed.getCause();
             if (cause instanceof InterruptedException interrupt) {
@@ -62,11 +97,6 @@ final class Acquirer {
             }
             throw failed;
         }
-        if (hold == null) {
-            return false;
-        }
-        hold.owner = Thread.currentThread();
-        return true;
     }
 
     /**
@@ -75,22 +105,54 @@ final class Acquirer {
      */
     CompletableFuture<DetachedLock> acquireAsync(String name, Lease lease, String label, long waitNanos) {
         if (registry.isClosed()) {
-            return CompletableFuture.failedFuture(new IllegalStateException("Lock '" + name
-                    + "' cannot be acquired: its registry is closed"));
+            return closed("'" + name + "'");
         }
         Acquisition acquisition = new Acquisition(registry, registry.request(name, lease, label), waitNanos, true,
                 true, new StepRunners.Serial(registry.runtime().steps()));
+        return detached(acquisition.start(), acquisition::cancel, hold -> new StoreDetachedLock(registry, hold),
+                this::releaseInBackground);
+    }
+
+    /**
+     * Acquires every one of {@code names} (distinct, in their canonical order) for no thread: the future completes
+     * with a hold of all of them, or {@code null} (having none) if the wait ran out. Cancelling it withdraws the
+     * acquisition and gives back what it took.
+     */
+    CompletableFuture<DetachedLock> acquireAllAsync(List<String> names, Lease lease, String label, long waitNanos) {
+        if (registry.isClosed()) {
+            return closed(names.toString());
+        }
+        NamesAcquisition acquisition = new NamesAcquisition(registry, names, lease, label, waitNanos, true, null,
+                new StepRunners.Serial(registry.runtime().steps()));
+        return detached(acquisition.start(), acquisition::cancel,
+                holds -> new StoreDetachedNames(names.toString(), holds.stream()
+                        .map(hold -> (DetachedLock) new StoreDetachedLock(registry, hold)).toList()),
+                holds -> holds.forEach(this::releaseInBackground));
+    }
+
+    private static CompletableFuture<DetachedLock> closed(String lock) {
+        return CompletableFuture.failedFuture(new IllegalStateException("Lock " + lock
+                + " cannot be acquired: its registry is closed"));
+    }
+
+    /**
+     * The caller's future of a non-blocking acquisition's {@code outcome}: its hold as the handle {@code detach}
+     * makes, {@code null}, or its failure; cancelling it {@code cancel}s the acquisition, and a hold made for a
+     * caller that gave up meanwhile is given to {@code giveBack}.
+     */
+    private static <T> CompletableFuture<DetachedLock> detached(CompletableFuture<T> outcome, Runnable cancel,
+            Function<T, DetachedLock> detach, Consumer<T> giveBack) {
         CompletableFuture<DetachedLock> handle = new CompletableFuture<>();
-        acquisition.start().whenComplete((hold, error) -> {
+        outcome.whenComplete((held, error) -> {
             if (error != null) {
                 handle.completeExceptionally(error);
-            } else if (!handle.complete(hold != null ? new StoreDetachedLock(registry, hold) : null) && hold != null) {
-                releaseInBackground(hold); // the caller gave up meanwhile
+            } else if (!handle.complete(held != null ? detach.apply(held) : null) && held != null) {
+                giveBack.accept(held); // the caller gave up meanwhile
             }
         });
-        handle.whenComplete((hold, error) -> {
+        handle.whenComplete((held, error) -> {
             if (handle.isCancelled()) {
-                acquisition.cancel();
+                cancel.run();
             }
         });
         return handle;

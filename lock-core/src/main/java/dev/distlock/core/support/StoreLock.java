@@ -29,9 +29,7 @@ final class StoreLock implements FencedLock {
 
     @Override
     public boolean tryLock(Duration wait) throws InterruptedException {
-        Objects.requireNonNull(wait, "wait");
-        long nanos = wait.isNegative() ? 0 : saturatedNanos(wait);
-        return registry.acquirer().acquire(name, lease, label, nanos, true);
+        return registry.acquirer().acquire(name, lease, label, waitNanos(wait), true);
     }
 
     @Override
@@ -59,8 +57,7 @@ final class StoreLock implements FencedLock {
 
     @Override
     public CompletionStage<DetachedLock> tryLockAsync(Duration wait) {
-        Objects.requireNonNull(wait, "wait");
-        return registry.acquirer().acquireAsync(name, lease, label, wait.isNegative() ? 0 : saturatedNanos(wait));
+        return registry.acquirer().acquireAsync(name, lease, label, waitNanos(wait));
     }
 
     @Override
@@ -151,7 +148,12 @@ final class StoreLock implements FencedLock {
         return Lease.checkedExpiryMillis(delay, "Lock '" + name + "': the unlockAfter delay");
     }
 
-    private static long saturatedNanos(Duration wait) {
+    /** A caller's wait in nanoseconds: none if negative, {@link Long#MAX_VALUE} (no limit) if longer than that. */
+    static long waitNanos(Duration wait) {
+        Objects.requireNonNull(wait, "wait");
+        if (wait.isNegative()) {
+            return 0;
+        }
         try {
             return wait.toNanos();
         } catch (ArithmeticException tooLong) {

@@ -10,6 +10,7 @@ import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -80,6 +81,11 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     @Override
     public FencedLock obtain(String name, Lease lease, String label) {
         return new StoreLock(this, LockNames.validate(name), Objects.requireNonNull(lease, "lease"), label);
+    }
+
+    @Override
+    public FencedLock obtainAll(Collection<String> names, Lease lease, String label) {
+        return StoreNamesLock.of(this, names, lease, label);
     }
 
     @Override

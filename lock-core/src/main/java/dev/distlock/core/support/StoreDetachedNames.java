@@ -1,4 +1,6 @@
-package dev.distlock.core;
+package dev.distlock.core.support;
+
+import dev.distlock.core.DetachedLock;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,37 +11,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-/** The hold of a lock on several names that no thread owns ({@link MultiNameLock}): one hold per name, together. */
-final class DetachedNames implements DetachedLock {
-
-    private static final Logger log = LoggerFactory.getLogger(DetachedNames.class);
+/** The hold of a lock on several names that no thread owns ({@link StoreNamesLock}): one hold per name, together. */
+final class StoreDetachedNames implements DetachedLock {
 
     private final String name;
     /** In the names' canonical order. */
     private final List<DetachedLock> holds;
 
-    DetachedNames(String name, List<DetachedLock> holds) {
+    StoreDetachedNames(String name, List<DetachedLock> holds) {
         this.name = name;
         this.holds = holds;
-    }
-
-    /**
-     * Releases holds taken by an acquisition that did not get all its names, the last first, without waiting. A
-     * failure is not the acquisition's: the registry reports it (a loss to the listeners' {@code onLost}, a release
-     * without answer to {@code onReleaseFailed}, then retried in the background until the lease ends) and it is
-     * logged here at DEBUG.
-     */
-    static void giveBack(List<DetachedLock> holds) {
-        for (int i = holds.size() - 1; i >= 0; i--) {
-            DetachedLock hold = holds.get(i);
-            hold.unlockAsync().exceptionally(failure -> {
-                log.debug("Giving back lock '{}' after its set was not acquired failed", hold.name(), failure);
-                return null;
-            });
-        }
     }
 
     @Override
@@ -54,12 +36,12 @@ final class DetachedNames implements DetachedLock {
      */
     @Override
     public long fencingToken() {
-        throw MultiNameLock.noSingleToken(name);
+        throw StoreNamesLock.noSingleToken(name);
     }
 
     @Override
     public Map<String, Long> fencingTokens() {
-        return MultiNameLock.tokens(holds, DetachedLock::name, DetachedLock::fencingToken);
+        return StoreNamesLock.tokens(holds, DetachedLock::name, DetachedLock::fencingToken);
     }
 
     /** Whether every name is still held. */
@@ -70,13 +52,13 @@ final class DetachedNames implements DetachedLock {
 
     @Override
     public void unlock() {
-        MultiNameLock.eachInReverse(holds, DetachedLock::unlock);
+        StoreNamesLock.eachInReverse(holds, DetachedLock::unlock);
     }
 
     @Override
     public void unlockAfter(Duration delay) {
         Objects.requireNonNull(delay, "delay");
-        MultiNameLock.eachInReverse(holds, hold -> hold.unlockAfter(delay));
+        StoreNamesLock.eachInReverse(holds, hold -> hold.unlockAfter(delay));
     }
 
     @Override

@@ -1,4 +1,9 @@
-package dev.distlock.core;
+package dev.distlock.core.support;
+
+import dev.distlock.core.DetachedLock;
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.Lease;
+import dev.distlock.core.LockRegistry;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -15,25 +20,30 @@ import java.util.function.ToLongFunction;
 /**
  * A lock on several names at once ({@link LockRegistry#obtainAll}): held when the current thread holds every one of
  * its names. The names are taken one after another in one canonical order (sorted, each once), whatever order the
- * caller listed them in, so callers locking overlapping sets never wait for each other in a cycle; an acquisition
- * that cannot have them all within its wait gives back those it had, without waiting for the backend
- * ({@link BlockingNamesAcquisition}, {@link NamesAcquisition}). Each name keeps its own fencing token.
+ * caller listed them in, so callers locking overlapping sets never wait for each other in a cycle. One acquisition
+ * of the engine takes them all within one wait ({@link NamesAcquisition}), or none: what it had is given back
+ * without waiting for the backend. Each name keeps its own fencing token.
  */
-final class MultiNameLock implements FencedLock {
+final class StoreNamesLock implements FencedLock {
 
-    /** Longer waits are as good as forever, and keep the deadline's arithmetic from overflowing. */
-    private static final long FOREVER_NANOS = Duration.ofDays(365 * 100).toNanos();
-
+    private final StoreLockRegistry registry;
+    private final List<String> names;
     private final List<FencedLock> locks;
+    private final Lease lease;
+    private final String label;
     private final String name;
 
-    private MultiNameLock(List<FencedLock> locks) {
-        this.locks = locks;
-        this.name = locks.stream().map(FencedLock::name).toList().toString();
+    private StoreNamesLock(StoreLockRegistry registry, List<String> names, Lease lease, String label) {
+        this.registry = registry;
+        this.names = names;
+        this.lease = lease;
+        this.label = label;
+        this.locks = names.stream().map(each -> registry.obtain(each, lease, label)).toList();
+        this.name = names.toString();
     }
 
     /** The lock on {@code names} (one name's own lock when they come down to one). */
-    static FencedLock of(LockRegistry registry, Collection<String> names, Lease lease, String label) {
+    static FencedLock of(StoreLockRegistry registry, Collection<String> names, Lease lease, String label) {
         Objects.requireNonNull(names, "names");
         TreeSet<String> canonical = new TreeSet<>();
         for (String each : names) {
@@ -42,8 +52,10 @@ final class MultiNameLock implements FencedLock {
         if (canonical.isEmpty()) {
             throw new IllegalArgumentException("obtainAll needs at least one name");
         }
-        List<FencedLock> locks = canonical.stream().map(each -> registry.obtain(each, lease, label)).toList();
-        return locks.size() == 1 ? locks.get(0) : new MultiNameLock(locks);
+        canonical.forEach(LockNames::validate);
+        Objects.requireNonNull(lease, "lease");
+        return canonical.size() == 1 ? registry.obtain(canonical.first(), lease, label)
+                : new StoreNamesLock(registry, List.copyOf(canonical), lease, label);
     }
 
     /** The names in their canonical order, e.g. {@code [sku:a, sku:b]}. */
@@ -54,29 +66,30 @@ final class MultiNameLock implements FencedLock {
 
     @Override
     public boolean tryLock(Duration wait) throws InterruptedException {
-        long deadline = System.nanoTime() + waitNanos(wait);
-        return BlockingNamesAcquisition.takeAll(locks,
-                lock -> lock.tryLock(Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
+        return registry.acquirer().acquireAll(names, lease, label, StoreLock.waitNanos(wait), true);
+    }
+
+    @Override
+    public boolean tryLock() {
+        try {
+            return registry.acquirer().acquireAll(names, lease, label, 0, false);
+        } catch (InterruptedException ex) {
+            throw new AssertionError("an uninterruptible acquire threw InterruptedException", ex);
+        }
     }
 
     @Override
     public void lock() {
         try {
-            BlockingNamesAcquisition.takeAll(locks, lock -> {
-                lock.lock();
-                return true;
-            });
+            registry.acquirer().acquireAll(names, lease, label, Long.MAX_VALUE, false);
         } catch (InterruptedException ex) {
-            throw new AssertionError("an uninterruptible lock threw InterruptedException", ex);
+            throw new AssertionError("an uninterruptible acquire threw InterruptedException", ex);
         }
     }
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        BlockingNamesAcquisition.takeAll(locks, lock -> {
-            lock.lockInterruptibly();
-            return true;
-        });
+        registry.acquirer().acquireAll(names, lease, label, Long.MAX_VALUE, true);
     }
 
     /** Releases every name, the last taken first; the first failure is thrown with the others added to it. */
@@ -158,23 +171,17 @@ final class MultiNameLock implements FencedLock {
             throw new IllegalMonitorStateException("Lock " + name + " is not held by the current thread ("
                     + Thread.currentThread().getName() + ")");
         }
-        return new DetachedNames(name, locks.stream().map(FencedLock::detach).toList());
-    }
-
-    /** {@code wait} in nanoseconds, between 0 and a century (a longer wait, up to {@code Duration}'s largest, too). */
-    private static long waitNanos(Duration wait) {
-        return wait.compareTo(Duration.ofNanos(FOREVER_NANOS)) > 0 ? FOREVER_NANOS : Math.max(0, wait.toNanos());
+        return new StoreDetachedNames(name, locks.stream().map(FencedLock::detach).toList());
     }
 
     @Override
     public CompletionStage<DetachedLock> tryLockAsync(Duration wait) {
-        long deadline = System.nanoTime() + waitNanos(wait);
-        return new NamesAcquisition(name, locks, deadline, false).start();
+        return registry.acquirer().acquireAllAsync(names, lease, label, StoreLock.waitNanos(wait));
     }
 
     @Override
     public CompletionStage<DetachedLock> lockAsync() {
-        return new NamesAcquisition(name, locks, 0, true).start();
+        return registry.acquirer().acquireAllAsync(names, lease, label, Long.MAX_VALUE);
     }
 
     private static void unlockAll(List<FencedLock> held) {
@@ -202,7 +209,7 @@ final class MultiNameLock implements FencedLock {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof MultiNameLock multi && multi.locks.equals(locks);
+        return other instanceof StoreNamesLock multi && multi.locks.equals(locks);
     }
 
     @Override
