@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
 import dev.distlock.test.contract.Background;
@@ -177,6 +178,31 @@ class MultiNameFaultsTest extends ScriptedStoreTest {
         awaitUntil(() -> events.releaseFailed.stream().anyMatch(event -> event.lockName().equals("x1")));
         awaitUntil(() -> !store.backend().isLocked("x1"));
         x2Elsewhere.unlock();
+    }
+
+    /**
+     * The first name's fixed lease runs out while the set waits for the second: the set never answers with a name
+     * it no longer holds. It gives back what it took and takes the names again, in order, within its wait.
+     */
+    @Test
+    void aNameWhoseFixedLeaseRanOutWhileTheSetWaitedIsTakenAgain() throws Exception {
+        FencedLock pair = mine.obtainAll(List.of("x1", "x2"), Lease.fixed(Duration.ofMillis(100)), null);
+        ScriptedCall firstTryOfX2 = store.next(Op.ACQUIRE, "x2").runFirst(() -> { });
+        Background<String> caller = new Background<>("set-locker", () -> {
+            if (!pair.tryLock(PATIENCE)) {
+                return "timed out";
+            }
+            String seen = "held " + pair.isHeldByCurrentThread() + ", tokens " + pair.fencingTokens().size();
+            pair.unlock();
+            return seen;
+        });
+        firstTryOfX2.awaitDone();
+        awaitUntil(() -> !store.backend().isLocked("x1")); // its lease ran out in the store too
+
+        x2Elsewhere.unlock();
+
+        assertThat(caller.get()).isEqualTo("held true, tokens 2");
+        assertThat(store.calls(Op.ACQUIRE, "x1")).as("x1 taken again after it ran out").isGreaterThanOrEqualTo(2);
     }
 
     /** Deletes {@code name}'s key whoever holds it, as an operator or an eviction would. */

@@ -15,13 +15,13 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@linkplain #steps() steps} ({@value #STEP_THREADS} at most): short work that never waits for the store.</li>
  * </ul>
  */
-final class SystemExecutors implements EngineExecutors {
+public final class SystemExecutors implements EngineExecutors {
 
     /** Threads for short work. */
-    static final int STEP_THREADS = 8;
+    public static final int STEP_THREADS = 8;
 
     /** Threads for blocking store calls. */
-    static final int CALL_THREADS = 16;
+    public static final int CALL_THREADS = 16;
 
     private final ScheduledThreadPoolExecutor timer;
     private final ThreadPoolExecutor calls;

@@ -104,7 +104,11 @@ final class NamesAcquisition implements StepRunners.Awaited {
             return;
         }
         if (next == names.size()) {
-            result.complete(Arrays.asList(holds));
+            if (allValidEnough()) {
+                result.complete(Arrays.asList(holds));
+            } else if (startOver()) {
+                takeNext();
+            }
             return;
         }
         int index = next++;
@@ -139,6 +143,38 @@ final class NamesAcquisition implements StepRunners.Awaited {
         });
     }
 
+    /**
+     * Whether every name still has enough of its lease left to count ({@link HoldClock#validEnough}): a fixed lease
+     * of a name taken first may run out while a later name is waited for.
+     */
+    private boolean allValidEnough() {
+        long now = registry.runtime().nanoTime();
+        for (Hold hold : holds) {
+            if (!hold.isActive() || !HoldClock.validEnough(hold.validUntilNanos(), hold.leaseMillis(), now)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A name ran out while the others were taken: gives back what this round took and starts over from the first
+     * name if some of the wait is left (taking the names again in order, never one out of it); else ends with
+     * nothing. Returns whether it starts over.
+     */
+    private boolean startOver() {
+        giveBackHolds();
+        if (remainingNanos() == 0) {
+            givenBack = true;
+            result.complete(null);
+            return false;
+        }
+        Arrays.fill(holds, null);
+        Arrays.fill(reentered, false);
+        next = 0;
+        return true;
+    }
+
     /** What is left of the one wait; {@link Long#MAX_VALUE} without a limit. */
     private long remainingNanos() {
         if (waitNanos == Long.MAX_VALUE) {
@@ -163,6 +199,11 @@ final class NamesAcquisition implements StepRunners.Awaited {
             return;
         }
         givenBack = true;
+        giveBackHolds();
+    }
+
+    /** Gives back the holds of this round, the last name first. */
+    private void giveBackHolds() {
         List<Hold> taken = new ArrayList<>(holds.length);
         for (int i = holds.length - 1; i >= 0; i--) {
             Hold hold = holds[i];
@@ -172,6 +213,7 @@ final class NamesAcquisition implements StepRunners.Awaited {
             if (reentered[i]) {
                 hold.count--; // the count this call added: the thread's own hold stays held
             } else {
+                hold.owner = null; // no longer the caller's: its next call on the name must not find it
                 taken.add(hold);
             }
         }

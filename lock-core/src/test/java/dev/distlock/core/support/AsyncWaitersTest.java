@@ -3,6 +3,7 @@ package dev.distlock.core.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.DetachedLock;
+import dev.distlock.core.runtime.SystemExecutors;
 import dev.distlock.core.FencedLock;
 import dev.distlock.memory.InMemoryLockRegistry;
 import java.lang.management.ManagementFactory;
@@ -42,7 +43,7 @@ class AsyncWaitersTest {
             CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(50, TimeUnit.SECONDS);
 
             assertThat(threadsWaiting - threadsBefore).as("threads started for %d waiters", WAITERS)
-                    .isLessThanOrEqualTo(BackgroundThreads.STEP_THREADS + 2);
+                    .isLessThanOrEqualTo(SystemExecutors.STEP_THREADS + 2);
             assertThat(order).hasSize(WAITERS).isSorted();
             assertThat(registry.store().heldNames()).isEmpty();
         }
