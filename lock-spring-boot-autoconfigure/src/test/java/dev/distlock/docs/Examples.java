@@ -54,6 +54,8 @@ public final class Examples {
     public interface Accounts {
 
         void move(String from, String to, long amount, Map<String, Long> fencingTokens);
+
+        void move(String from, String to, long amount);
     }
 
     /** A scheduled report. */
