@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a deployment cannot promise, from its facts: the rules of the README's "What a Redis lock can and cannot
- * promise" and its table per topology, in one place.
+ * What a deployment cannot promise, from its facts: the rules of docs/guarantees.md ("What a Redis lock can and cannot
+ * promise" and its table per topology), in one place.
  */
 final class DeploymentLimits {
 

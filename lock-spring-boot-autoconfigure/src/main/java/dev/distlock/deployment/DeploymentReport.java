@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What one lock registry runs on, and what that setup cannot promise: the facts behind the README's guarantees per
+ * What one lock registry runs on, and what that setup cannot promise: the facts behind the guarantees per
  * topology, read from the deployment itself. Values are text as the server reported them; {@value #UNKNOWN} where it
  * could not be read (an ACL refusing {@code INFO} or {@code CONFIG}), said why in {@code unreadable}.
  *

@@ -43,7 +43,7 @@ public final class InvalidDistlockPropertyFailureAnalyzer
         String description = "Invalid value '" + value + "' for the distlock property '" + name + "'"
                 + (origin != null ? " (from " + origin + ")" : "") + ": it " + cause.getReason() + ".";
         String action = "Change " + name + " (it " + cause.getReason() + "), or remove it to use its default. "
-                + "Every distlock.* property and its default is listed in the README's Properties section and in "
+                + "Every distlock.* property and its default is listed in distlock's docs/properties.md and in "
                 + "your IDE's completion.";
         return new FailureAnalysis(description, action, cause);
     }
