@@ -67,6 +67,15 @@ public final class BenchmarkCharts {
         floor.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
         floor.setLabelTextAnchor(TextAnchor.BOTTOM_RIGHT);
         chart.getCategoryPlot().addRangeMarker(floor);
+        // the axis reaches past the floor's line even where every contender stays below it
+        double highest = 1;
+        for (int row = 0; row < data.getRowCount(); row++) {
+            for (int column = 0; column < data.getColumnCount(); column++) {
+                Number value = data.getValue(row, column);
+                highest = value == null ? highest : Math.max(highest, value.doubleValue());
+            }
+        }
+        chart.getCategoryPlot().getRangeAxis().setRange(0, highest * 1.1);
         return chart;
     }
 

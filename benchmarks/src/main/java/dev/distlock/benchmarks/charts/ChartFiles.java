@@ -52,16 +52,23 @@ public final class ChartFiles {
         return written;
     }
 
-    /** The chart as an SVG document; each bar in a group that names its series and category. */
-    static String svg(JFreeChart chart, int width, int height) {
+    /**
+     * The chart as an SVG document; each bar in a group that names its series and category. Its definitions' ids start
+     * with {@code idPrefix}: fixed, so that rendering the same results again gives the same file, and distinct per
+     * chart, so that several charts can be inlined in one page.
+     */
+    static String svg(JFreeChart chart, int width, int height, String idPrefix) {
         SVGGraphics2D g2 = new SVGGraphics2D(width, height);
+        g2.setDefsKeyPrefix(idPrefix);
         chart.setElementHinting(true);
         chart.draw(g2, new Rectangle(0, 0, width, height));
         return g2.getSVGDocument();
     }
 
     private static Path write(JFreeChart chart, int width, int height, Path file) throws IOException {
-        Files.writeString(file, svg(chart, width, height) + "\n", StandardCharsets.UTF_8);
+        String name = file.getFileName().toString();
+        String idPrefix = name.substring(0, name.length() - ".svg".length()) + "-";
+        Files.writeString(file, svg(chart, width, height, idPrefix) + "\n", StandardCharsets.UTF_8);
         return file;
     }
 }

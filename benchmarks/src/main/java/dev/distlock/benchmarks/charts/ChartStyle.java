@@ -76,6 +76,7 @@ final class ChartStyle {
         bars.setShadowVisible(false);
         bars.setDrawBarOutline(false);
         bars.setItemMargin(0.04);
+        bars.setMaximumBarWidth(0.06); // a few contenders must not make slabs
         bars.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator("{2}", new DecimalFormat(format)));
         bars.setDefaultItemLabelFont(SMALL);
         bars.setDefaultItemLabelsVisible(true);
