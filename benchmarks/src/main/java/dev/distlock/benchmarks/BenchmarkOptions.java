@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * What a benchmark run does, from its command line. Defaults: everything, as the issue asks for it.
+ * What a benchmark run does, from its command line. Defaults: everything, as a full run does it.
  *
  * @param parts which parts run
  * @param scenarios the scenarios, in order
@@ -91,7 +91,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
               --charts DIR                              where the SVG charts go [benchmarks/target/charts]
             """;
 
-    /** Everything with the issue's settings. */
+    /** Everything with the full run's settings. */
     public static BenchmarkOptions defaults() {
         return parse();
     }
