@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * What a benchmark run does, from its command line. Defaults: everything, as the issue asks for it.
+ * What a benchmark run does, from its command line. Defaults: everything, as a full run does it.
  *
  * @param parts which parts run
  * @param scenarios the scenarios, in order
@@ -33,11 +33,13 @@ import java.util.Set;
  * @param renewalHolds renewed holds kept at once in the renewal check
  * @param jmhQuick JMH in this JVM for a few hundred milliseconds: proves it runs, measures nothing
  * @param report where the Markdown report is written
+ * @param results where the results file (JSON, the charts' input) is written
+ * @param charts the directory the SVG charts are written into
  */
 public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<String> contenders,
         List<String> topologies, Duration measurement, Duration warmup, boolean warmupPass, int rounds, int threads,
         int roundTripOperations, long memoryNames, int asyncWaiters, int asyncRounds, int costOperations,
-        List<String> costCases, int renewalHolds, boolean jmhQuick, Path report) {
+        List<String> costCases, int renewalHolds, boolean jmhQuick, Path report, Path results, Path charts) {
 
     /** The parts of a run. */
     public enum Part {
@@ -85,9 +87,11 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
               --renewal-holds 10000                     renewed holds kept at once in the renewal check [10000]
               --jmh-quick                               JMH in-process for a few hundred ms (smoke test)
               --report FILE                             where the Markdown report goes [benchmarks/target/benchmark-report.md]
+              --results FILE                            where the results file goes [benchmarks/target/benchmark-results.json]
+              --charts DIR                              where the SVG charts go [benchmarks/target/charts]
             """;
 
-    /** Everything with the issue's settings. */
+    /** Everything with the full run's settings. */
     public static BenchmarkOptions defaults() {
         return parse();
     }
@@ -115,7 +119,10 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         List<String> costCases = COST_CASES;
         int renewalHolds = 10_000;
         boolean jmhQuick = false;
-        Path report = defaultReport();
+        Path target = targetDirectory();
+        Path report = target.resolve("benchmark-report.md");
+        Path results = target.resolve("benchmark-results.json");
+        Path charts = target.resolve("charts");
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             if (option.equals("--jmh-quick")) {
@@ -150,6 +157,8 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
                 case "--cost-cases" -> costCases = known("cost case", list(value), COST_CASES, List.of());
                 case "--renewal-holds" -> renewalHolds = positive(option, value);
                 case "--report" -> report = Path.of(value);
+                case "--results" -> results = Path.of(value);
+                case "--charts" -> charts = Path.of(value);
                 default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
             }
         }
@@ -159,20 +168,20 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         }
         return new BenchmarkOptions(Set.copyOf(parts), scenarios, contenders, topologies, measurement, warmup,
                 warmupPass, rounds, threads, roundTripOperations, memoryNames, asyncWaiters, asyncRounds,
-                costOperations, costCases, renewalHolds, jmhQuick, report);
+                costOperations, costCases, renewalHolds, jmhQuick, report, results, charts);
     }
 
-    /** {@code benchmark-report.md} in the module's {@code target} directory, wherever the command runs from. */
-    private static Path defaultReport() {
+    /** The module's {@code target} directory, wherever the command runs from; else where it runs. */
+    private static Path targetDirectory() {
         try {
             Path classes = Path.of(BenchmarkOptions.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             if (classes.endsWith(Path.of("target", "classes"))) {
-                return classes.getParent().resolve("benchmark-report.md");
+                return classes.getParent();
             }
         } catch (URISyntaxException | RuntimeException ex) {
             // fall through: next to wherever the command runs
         }
-        return Path.of("benchmark-report.md");
+        return Path.of("");
     }
 
     /** Whether {@code part} runs. */

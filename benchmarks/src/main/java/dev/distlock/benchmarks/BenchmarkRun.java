@@ -236,7 +236,7 @@ public final class BenchmarkRun {
             results.add(report(check.oneName(holding, registry, waiters)));
             check.oneNameOnVirtualThreads(holding, registry, waiters, Duration.ZERO).map(this::report)
                     .ifPresent(results::add);
-            // issue 18's budget: annotated Monos with a 1 ms body against the blocking API on virtual threads
+            // the budget: annotated Monos with a 1 ms body against the blocking API on virtual threads
             results.add(report(check.oneNameAnnotated(holding, registry, waiters, ASYNC_BODY)));
             check.oneNameOnVirtualThreads(holding, registry, waiters, ASYNC_BODY).map(this::report)
                     .ifPresent(results::add);

@@ -20,7 +20,7 @@ import java.util.Map;
 public record RenewalResult(int holds, Duration lease, int periods, double scriptsPerPeriod,
         Map<String, Double> commandsPerPeriod, int heldAtEnd, double seconds) {
 
-    /** The budget: 10,000 renewed holds cost at most this many renewal scripts per period on one server. */
+    /** The budget: 10,000 renewed holds cost at most this many renewal scripts per period on one server. */
     public static final double MAX_SCRIPTS_PER_PERIOD = 100;
 
     public RenewalResult {

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** Renders a run's results as Markdown, ready to paste into docs/BENCHMARKS.md. */
+/** Renders a run's results as Markdown: every table of the run, from which docs/BENCHMARKS.md takes its own. */
 public final class MarkdownReport {
 
     private static final int COMMAND_MIX_ENTRIES = 8;

@@ -1,7 +1,7 @@
 package dev.distlock.benchmarks.report;
 
 /**
- * One target of the issue and where distlock stands.
+ * One of distlock's targets and where distlock stands.
  *
  * @param target what is asked for
  * @param measured what this run measured

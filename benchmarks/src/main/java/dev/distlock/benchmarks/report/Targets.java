@@ -20,8 +20,8 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * The issues' targets for distlock, checked against one run's results: the protocol's budgets (issue 17: ratios to
- * the floor per scenario, commands per lock, Redis CPU), the non-blocking callers' (issue 18), the watchdog's renewal
+ * distlock's targets, checked against one run's results: the protocol's budgets (ratios to the floor per scenario,
+ * commands per lock, Redis CPU), the non-blocking callers', the watchdog's renewal
  * scripts per period and the earlier ones that still hold (latency, hand-off pace, annotation overhead, memory,
  * exclusion).
  */
@@ -50,7 +50,7 @@ public final class Targets {
     private Targets() {
     }
 
-    /** Every target, in the issue's order. */
+    /** Every target, in the report's order. */
     public static List<TargetStatus> evaluate(BenchmarkResults results, Summaries summaries) {
         List<TargetStatus> targets = new ArrayList<>();
         for (Scenario scenario : MIN_RATIO.keySet().stream().sorted().toList()) {
@@ -157,7 +157,7 @@ public final class Targets {
                 Format.number(r.bytesPerName(), 2) + " bytes per name", Verdict.of(r.flat()))).toList();
     }
 
-    /** Issue 18: 10,000 annotated Monos on one name against the blocking API on as many virtual threads. */
+    /** 10,000 annotated Monos on one name against the blocking API on as many virtual threads. */
     private static TargetStatus annotatedMonosOnOneName(List<AsyncResult> async) {
         String target = "annotated Monos on one name (1 ms body): all in arrival order, threads flat, "
                 + "time ≤ 1.2× that of as many virtual threads";
@@ -175,7 +175,7 @@ public final class Targets {
                 Verdict.of(ratio <= MAX_MONO_TO_VIRTUAL_THREADS && flat && Boolean.TRUE.equals(m.inArrivalOrder())));
     }
 
-    /** Issue 18: annotated Monos on distinct names at the pace of the same calls on Lettuce's async API. */
+    /** Annotated Monos on distinct names at the pace of the same calls on Lettuce's async API. */
     private static TargetStatus annotatedMonosOnDistinctNames(List<AsyncResult> async) {
         String target = "annotated Monos on distinct names at the non-blocking floor's pace (≥ 0.8, the noise)";
         double monos = medianPace(async, Kind.DISTINCT_ANNOTATED);

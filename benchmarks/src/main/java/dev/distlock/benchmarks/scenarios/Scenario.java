@@ -3,42 +3,47 @@ package dev.distlock.benchmarks.scenarios;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
-/** The workloads of the comparison, numbered as in the issues and in the report. */
+/** The workloads of the comparison, numbered as in the report. */
 public enum Scenario {
 
     /** One thread locks and unlocks its own key: the cost of the lock itself. */
-    UNCONTENDED(1, "uncontended, 1 thread", false),
+    UNCONTENDED(1, "uncontended, 1 thread", "1 thread, own key", false),
 
     /** Threads on distinct keys share one client, as the threads of one application would. */
-    DISTINCT_KEYS(2, "uncontended, %d threads on distinct keys sharing one client", false),
+    DISTINCT_KEYS(2, "uncontended, %d threads on distinct keys sharing one client", "%d threads, distinct keys, one client",
+            false),
 
     /**
      * Threads on one key, each with its own client standing for a separate process; the critical section is a
      * non-atomic counter increment.
      */
-    ONE_KEY(3, "%d threads on one key, each with its own client (a process each)", true),
+    ONE_KEY(3, "%d threads on one key, each with its own client (a process each)", "%d clients, one key", true),
 
     /**
      * Four clients on one key, each holding it 2 ms and resting 2 ms outside it: the lock stays busy only if a
      * waiter is woken promptly; ideal 500 locks/s.
      */
-    HAND_OFF(4, "hand-off: 4 clients on one key, hold 2 ms, rest 2 ms outside", true),
+    HAND_OFF(4, "hand-off: 4 clients on one key, hold 2 ms, rest 2 ms outside", "hand-off, 4 clients, 2 ms holds",
+            true),
 
     /**
      * Threads on one key sharing one client, as the threads of one application contending for one lock would: every
      * lock is a hand-off within the process.
      */
-    LOCAL_HAND_OFF(5, "%d threads on one key sharing one client (hand-offs within one process)", true);
+    LOCAL_HAND_OFF(5, "%d threads on one key sharing one client (hand-offs within one process)",
+            "%d threads, one key, one client", true);
 
     private static final long HAND_OFF_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final int number;
     private final String title;
+    private final String label;
     private final boolean contended;
 
-    Scenario(int number, String title, boolean contended) {
+    Scenario(int number, String title, String label, boolean contended) {
         this.number = number;
         this.title = title;
+        this.label = label;
         this.contended = contended;
     }
 
@@ -57,10 +62,15 @@ public enum Scenario {
         return String.format(title, threads);
     }
 
+    /** A short title for a chart's axis, with the thread count filled in. */
+    public String label(int threads) {
+        return String.format(label, threads);
+    }
+
     /**
      * What the threads do.
      *
-     * @param threads the thread count of scenarios 2, 3 and 5 (8 in the issues); scenarios 1 and 4 have fixed counts
+     * @param threads the thread count of scenarios 2, 3 and 5 (8 by default); scenarios 1 and 4 have fixed counts
      */
     public Workload workload(int threads) {
         return switch (this) {
