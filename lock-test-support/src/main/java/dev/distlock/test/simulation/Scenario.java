@@ -1,0 +1,29 @@
+package dev.distlock.test.simulation;
+
+import java.time.Duration;
+
+/**
+ * The shape of a simulated run: how many processes and callers, on how many names, for how long, and what goes
+ * wrong.
+ *
+ * @param processes registries, each a process of its own
+ * @param callersPerProcess non-blocking callers per process, each taking and giving back locks in a loop
+ * @param names how many names they share (more names, less contention)
+ * @param setChance chance a call takes two names at once
+ * @param lease the fixed lease of half the calls (the other half is renewed)
+ * @param maxWait the longest wait of a call (each draws its own, from a single try up to this)
+ * @param duration how long callers start new calls, in virtual time
+ * @param faults what goes wrong meanwhile
+ */
+public record Scenario(int processes, int callersPerProcess, int names, double setChance, Duration lease,
+        Duration maxWait, Duration duration, Faults faults) {
+
+    /** Three processes of two callers on two names, ten virtual seconds, every kind of fault. */
+    public static final Scenario DEFAULT = new Scenario(3, 2, 2, 0.2, Duration.ofMillis(400), Duration.ofMillis(800),
+            Duration.ofSeconds(10), Faults.EVERY_KIND);
+
+    /** This scenario with other faults. */
+    public Scenario with(Faults other) {
+        return new Scenario(processes, callersPerProcess, names, setChance, lease, maxWait, duration, other);
+    }
+}

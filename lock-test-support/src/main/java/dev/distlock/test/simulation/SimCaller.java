@@ -1,0 +1,183 @@
+package dev.distlock.test.simulation;
+
+import dev.distlock.core.DetachedLock;
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.Lease;
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockLostException;
+import dev.distlock.test.scripted.ScriptedLockRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * One non-blocking caller of a simulated process: in a loop, it takes one name or two ({@code tryLockAsync} with a
+ * wait drawn from the seed, sometimes cancelled), works inside (its process sometimes pausing), writes to the
+ * {@link FencedResource} if it still believes it holds, and gives the lock back ({@code unlockAsync}). Each call is
+ * checked against its bound and its outcome against what the store really did.
+ */
+final class SimCaller {
+
+    /** What a bound allows beyond the wait and two command timeouts: the steps' own time on a busy process. */
+    private static final long SLACK_NANOS = Duration.ofMillis(20).toNanos();
+
+    final String id;
+    private final Simulation simulation;
+    private final SimProcess process;
+    private final ScriptedLockRegistry registry;
+    private final SplittableRandom random;
+    private final long endNanos;
+    private CompletableFuture<?> pending;
+    private String pendingWhat = "";
+    private long holds;
+
+    SimCaller(Simulation simulation, SimProcess process, ScriptedLockRegistry registry, String id, long endNanos) {
+        this.simulation = simulation;
+        this.process = process;
+        this.registry = registry;
+        this.id = id;
+        this.endNanos = endNanos;
+        this.random = simulation.scheduler().split();
+    }
+
+    boolean idle() {
+        return pending == null || pending.isDone();
+    }
+
+    String pending() {
+        return pendingWhat;
+    }
+
+    long holds() {
+        return holds;
+    }
+
+    private VirtualScheduler scheduler() {
+        return simulation.scheduler();
+    }
+
+    /** Starts the next call, unless the callers stopped. */
+    void nextCall() {
+        if (scheduler().nanoTime() >= endNanos) {
+            return;
+        }
+        Scenario scenario = simulation.scenario();
+        List<String> names = pickNames(scenario);
+        Lease lease = random.nextBoolean() ? Lease.fixed(scenario.lease()) : Lease.renewed();
+        FencedLock lock = names.size() == 1 ? registry.obtain(names.get(0), lease)
+                : registry.obtainAll(names, lease, null);
+        long wait = random.nextInt(4) == 0 ? 0 : random.nextLong(scenario.maxWait().toNanos());
+        CompletableFuture<DetachedLock> call = lock.tryLockAsync(Duration.ofNanos(wait)).toCompletableFuture();
+        track(call, "tryLockAsync(" + names + ", " + wait / 1_000_000 + " ms)",
+                wait + 2 * scenario.faults().commandTimeout().toNanos());
+        boolean cancels = random.nextDouble() < scenario.faults().cancel();
+        if (cancels) {
+            scheduler().after(random.nextLong(wait + 1), process, () -> call.cancel(false));
+        }
+        call.whenComplete((hold, failure) -> scheduler().soon(process, () -> acquired(names, hold, failure, cancels)));
+    }
+
+    private List<String> pickNames(Scenario scenario) {
+        List<String> all = simulation.names();
+        String first = all.get(random.nextInt(all.size()));
+        if (all.size() < 2 || random.nextDouble() >= scenario.setChance()) {
+            return List.of(first);
+        }
+        List<String> two = new ArrayList<>(all);
+        two.remove(first);
+        return List.of(first, two.get(random.nextInt(two.size())));
+    }
+
+    private void acquired(List<String> names, DetachedLock hold, Throwable failure, boolean cancelled) {
+        Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
+        if (cause != null) {
+            boolean expected = cause instanceof CancellationException && cancelled
+                    || cause instanceof LockBackendException && isSimulatedFault(cause.getCause());
+            if (!expected) {
+                simulation.violation(id + "'s tryLockAsync(" + names + ") failed with " + cause);
+            }
+            simulation.event(id + " gave up on " + names + ": " + cause.getClass().getSimpleName());
+            pause();
+            return;
+        }
+        if (hold == null) {
+            simulation.event(id + " timed out on " + names);
+            pause();
+            return;
+        }
+        holds++;
+        simulation.event(id + " holds " + names + " " + hold.fencingTokens());
+        if (!hold.isHeld()) {
+            simulation.violation(id + "'s tryLockAsync(" + names + ") answered with a hold it no longer holds");
+        }
+        simulation.resource().enter(id, names, hold);
+        if (random.nextDouble() < simulation.scenario().faults().pause()) {
+            long pause = random.nextLong(2 * simulation.scenario().lease().toNanos());
+            simulation.event(process.id + " pauses for " + pause / 1_000_000 + " ms");
+            process.pause(pause);
+        }
+        scheduler().after(random.nextLong(1_000_000, 100_000_000), process, () -> release(names, hold));
+    }
+
+    private void release(List<String> names, DetachedLock hold) {
+        simulation.resource().writeAndLeave(id, names, hold);
+        CompletableFuture<Void> call = hold.unlockAsync().toCompletableFuture();
+        Scenario scenario = simulation.scenario();
+        track(call, "unlockAsync(" + names + ")",
+                2 * scenario.lease().toNanos() + 2 * scenario.faults().commandTimeout().toNanos());
+        call.whenComplete((done, failure) -> scheduler().soon(process, () -> released(names, hold, failure)));
+    }
+
+    private void released(List<String> names, DetachedLock hold, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
+        if (cause instanceof LockLostException lost) {
+            String name = lost.getLockName();
+            Long fence = hold.fencingTokens().get(name);
+            if (fence == null) {
+                simulation.violation(id + "'s unlockAsync(" + names + ") reported another name lost: " + name);
+            } else if (simulation.store().releaseTookEffect(name, fence)) {
+                simulation.violation(id + "'s release of '" + name + "' #" + fence
+                        + " took effect but was reported lost: " + lost.getMessage());
+            }
+        } else if (cause != null && !(cause instanceof LockBackendException && isSimulatedFault(cause.getCause()))) {
+            simulation.violation(id + "'s unlockAsync(" + names + ") failed with " + cause);
+        }
+        simulation.event(id + " released " + names + (cause != null ? ": " + cause.getClass().getSimpleName() : ""));
+        pause();
+    }
+
+    /** A think time, then the next call. */
+    private void pause() {
+        scheduler().after(random.nextLong(1_000_000, 50_000_000), process, this::nextCall);
+    }
+
+    /** Watches {@code call}: it must end within {@code boundNanos}, plus the time its process was paused. */
+    private void track(CompletableFuture<?> call, String what, long boundNanos) {
+        pending = call;
+        pendingWhat = what;
+        long start = scheduler().nanoTime();
+        long pausedBefore = process.pausedNanos();
+        Runnable[] check = new Runnable[1];
+        check[0] = () -> {
+            if (call.isDone()) {
+                return;
+            }
+            long deadline = start + boundNanos + SLACK_NANOS + (process.pausedNanos() - pausedBefore);
+            if (scheduler().nanoTime() < deadline || process.isPaused()) {
+                scheduler().after(Math.max(1, deadline - scheduler().nanoTime()), null, check[0]);
+                return;
+            }
+            simulation.violation(id + "'s " + what + " did not end within "
+                    + Duration.ofNanos(scheduler().nanoTime() - start).toMillis() + " ms");
+        };
+        scheduler().after(boundNanos + SLACK_NANOS, null, check[0]);
+    }
+
+    private static boolean isSimulatedFault(Throwable cause) {
+        return cause instanceof SimulatedStore.Refused || cause instanceof SimulatedStore.TimedOut;
+    }
+}

@@ -1,0 +1,318 @@
+package dev.distlock.test.simulation;
+
+import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.AsyncLockStore;
+import dev.distlock.core.spi.Grant;
+import dev.distlock.core.spi.HandOffNotices;
+import dev.distlock.core.spi.LockSnapshot;
+import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.PassOn;
+import dev.distlock.core.spi.StoreFailure;
+import dev.distlock.memory.InMemoryLockStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The store of a simulation: an {@link InMemoryLockStore} on virtual time (the store that {@code LockStoreContract}
+ * holds to the Redis scripts' answers), reached through a simulated network that offers only non-blocking
+ * operations, each command sent, run and answered as tasks of the {@link VirtualScheduler}, and meeting the
+ * {@link Faults} drawn from the seed while faults are on. It remembers which holds a release really freed, for the
+ * oracle that no release that took effect is reported lost.
+ */
+final class SimulatedStore implements LockStore {
+
+    private final VirtualScheduler scheduler;
+    private final InMemoryLockStore backend;
+    private final SplittableRandom random;
+    private final Trace trace;
+    private final Set<String> released = new HashSet<>();
+    private Faults faults;
+
+    SimulatedStore(VirtualScheduler scheduler, Faults faults, Trace trace) {
+        this.scheduler = scheduler;
+        this.faults = faults;
+        this.trace = trace;
+        this.random = scheduler.split();
+        this.backend = new InMemoryLockStore(new VirtualClock(scheduler), Duration.ofHours(1));
+    }
+
+    InMemoryLockStore backend() {
+        return backend;
+    }
+
+    /** From now on, commands meet {@code faults}. */
+    void faults(Faults faults) {
+        this.faults = faults;
+    }
+
+    /** Whether a release of the hold of {@code name} with {@code fencingToken} ran and freed it (its answer may have been lost). */
+    boolean releaseTookEffect(String name, long fencingToken) {
+        return released.contains(name + '#' + fencingToken);
+    }
+
+    /** A refusal without running, as Redis's {@code TRYAGAIN} during a slot migration. */
+    static final class Refused extends IllegalStateException {
+
+        private static final long serialVersionUID = 1L;
+
+        Refused(String command) {
+            super("TRYAGAIN (simulated) " + command);
+        }
+    }
+
+    /** No reply within the command timeout: the command may have run. */
+    static final class TimedOut extends IllegalStateException {
+
+        private static final long serialVersionUID = 1L;
+
+        TimedOut(String command) {
+            super("Command timed out (simulated) " + command);
+        }
+    }
+
+    @Override
+    public StoreFailure classify(RuntimeException failure) {
+        if (failure instanceof Refused) {
+            return StoreFailure.REFUSED;
+        }
+        return failure instanceof TimedOut ? StoreFailure.IN_DOUBT : StoreFailure.PERMANENT;
+    }
+
+    @Override
+    public AsyncLockStore async() {
+        return network;
+    }
+
+    @Override
+    public boolean passesOn() {
+        return true;
+    }
+
+    @Override
+    public HandOffNotices handOffs() {
+        return this::awaitNotice;
+    }
+
+    private HandOffNotices.Subscription awaitNotice(String name, String token, Consumer<Grant> onGrant) {
+        return backend.handOffs().await(name, token, grant -> {
+            if (random.nextDouble() < faults.lostNotice()) {
+                trace.add("notice lost: " + name);
+                return;
+            }
+            scheduler.after(latency(), null, () -> onGrant.accept(grant));
+        });
+    }
+
+    // --- the blocking operations: the engine makes none for non-blocking callers but announcements and reads ---
+
+    @Override
+    public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        return backend.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis);
+    }
+
+    @Override
+    public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
+        return backend.leaveQueue(name, token, leaseMillis);
+    }
+
+    @Override
+    public boolean release(String name, String token, long fencingToken) {
+        return recordRelease(name, fencingToken, backend.release(name, token, fencingToken));
+    }
+
+    @Override
+    public void abandon(String name, String token) {
+        backend.abandon(name, token);
+    }
+
+    @Override
+    public boolean extend(String name, String token, long leaseMillis) {
+        return backend.extend(name, token, leaseMillis);
+    }
+
+    @Override
+    public boolean renew(String name, String token, long leaseMillis) {
+        return backend.renew(name, token, leaseMillis);
+    }
+
+    @Override
+    public long remainingLeaseMillis(String name, String token) {
+        return backend.remainingLeaseMillis(name, token);
+    }
+
+    @Override
+    public boolean isLocked(String name) {
+        return backend.isLocked(name);
+    }
+
+    @Override
+    public LockSnapshot inspect(String name) {
+        return backend.inspect(name);
+    }
+
+    @Override
+    public void announce(String instance, Map<String, String> description, long ttlMillis) {
+        backend.announce(instance, description, ttlMillis);
+    }
+
+    @Override
+    public Map<String, String> announcement(String instance) {
+        return backend.announcement(instance);
+    }
+
+    @Override
+    public void close() {
+        // shared by the simulation's registries: it outlives each of them
+    }
+
+    private boolean recordRelease(String name, long fencingToken, boolean freed) {
+        if (freed) {
+            released.add(name + '#' + fencingToken);
+        }
+        return freed;
+    }
+
+    // --- the network ---
+
+    private long latency() {
+        return 50_000 + random.nextLong(1_000_000); // 0.05 to 1.05 ms each way
+    }
+
+    /**
+     * Sends {@code command}: it runs at the store after one latency and is answered after another, unless a fault
+     * is drawn for it.
+     */
+    private <T> CompletionStage<T> send(String description, Supplier<T> command) {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        long timeout = faults.commandTimeout().toNanos();
+        double draw = random.nextDouble();
+        Faults f = faults;
+        if ((draw -= f.refused()) < 0) {
+            scheduler.after(2 * latency(), null, () -> {
+                trace.add("refused: " + description);
+                answer.completeExceptionally(new Refused(description));
+            });
+        } else if ((draw -= f.lostReply()) < 0) {
+            scheduler.after(latency(), null, () -> {
+                trace.add("reply lost: " + description);
+                command.get();
+            });
+            scheduler.after(timeout, null, () -> answer.completeExceptionally(new TimedOut(description)));
+        } else if ((draw -= f.notRun()) < 0) {
+            trace.add("not run: " + description);
+            scheduler.after(timeout, null, () -> answer.completeExceptionally(new TimedOut(description)));
+        } else if ((draw -= f.replayed()) < 0) {
+            long reconnect = latency() + random.nextLong(Math.max(1, timeout / 2));
+            scheduler.after(latency(), null, () -> {
+                trace.add("ran, reply lost, replay follows: " + description);
+                command.get();
+            });
+            scheduler.after(reconnect, null, () -> {
+                T replayed = command.get();
+                trace.add("replayed: " + description + " -> " + replayed);
+                scheduler.after(latency(), null, () -> answer.complete(replayed));
+            });
+        } else {
+            boolean late = draw - f.late() < 0;
+            long back = late ? latency() + random.nextLong(Math.max(1, timeout * 9 / 10)) : latency();
+            scheduler.after(latency(), null, () -> {
+                T result = command.get();
+                scheduler.after(back, null, () -> answer.complete(result));
+            });
+        }
+        return answer;
+    }
+
+    private final AsyncLockStore network = new AsyncLockStore() {
+
+        @Override
+        public CompletionStage<AcquireResult> tryAcquire(String name, String token, long leaseMillis, boolean queue,
+                long waiterTimeoutMillis) {
+            return send("try " + name, () -> backend.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
+        }
+
+        @Override
+        public CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
+            return send("leave " + name, () -> backend.leaveQueue(name, token, leaseMillis));
+        }
+
+        @Override
+        public CompletionStage<Boolean> release(String name, String token, long fencingToken) {
+            return send("release " + name + " #" + fencingToken,
+                    () -> recordRelease(name, fencingToken, backend.release(name, token, fencingToken)));
+        }
+
+        @Override
+        public CompletionStage<PassOn> passOn(String name, String token, long fencingToken, String next,
+                long leaseMillis, boolean queue, long waiterTimeoutMillis) {
+            return send("pass on " + name + " #" + fencingToken, () -> new PassOn(
+                    recordRelease(name, fencingToken, backend.release(name, token, fencingToken)),
+                    backend.tryAcquire(name, next, leaseMillis, queue, waiterTimeoutMillis)));
+        }
+
+        @Override
+        public CompletionStage<Void> abandon(String name, String token) {
+            return send("abandon " + name, () -> {
+                backend.abandon(name, token);
+                return null;
+            });
+        }
+
+        @Override
+        public CompletionStage<Boolean> extend(String name, String token, long leaseMillis) {
+            return send("extend " + name, () -> backend.extend(name, token, leaseMillis));
+        }
+
+        @Override
+        public CompletionStage<Boolean> renew(String name, String token, long leaseMillis) {
+            return send("renew " + name, () -> backend.renew(name, token, leaseMillis));
+        }
+
+        @Override
+        public CompletionStage<Long> remainingLeaseMillis(String name, String token) {
+            return send("remaining " + name, () -> backend.remainingLeaseMillis(name, token));
+        }
+    };
+
+    /** The store's clock: virtual time, in epoch milliseconds. */
+    private static final class VirtualClock extends Clock {
+
+        private final VirtualScheduler scheduler;
+
+        VirtualClock(VirtualScheduler scheduler) {
+            this.scheduler = scheduler;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis());
+        }
+
+        @Override
+        public long millis() {
+            return 1_800_000_000_000L + scheduler.nanoTime() / 1_000_000;
+        }
+    }
+}
