@@ -3,8 +3,6 @@ package dev.distlock.core.support;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockLostException;
-import dev.distlock.core.spi.AsyncLockStore;
-import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -19,32 +17,17 @@ final class HoldLeases {
 
     private static final String READ = "read the remaining lease";
 
-    private final LockStore store;
-    private final AsyncLockStore sends;
     private final HoldLifecycle holds;
 
-    HoldLeases(LockStore store, AsyncLockStore sends, HoldLifecycle holds) {
-        this.store = store;
-        this.sends = sends;
+    HoldLeases(HoldLifecycle holds) {
         this.holds = holds;
     }
 
-    /** Sets the hold's lease to {@code lease} from now; renewals and the local deadline follow it. */
-    void extend(Hold hold, Duration lease) {
-        long leaseMillis = checkedMillis(hold, lease);
-        holds.requireHeld(hold);
-        long sent = holds.runtime().nanoTime();
-        boolean owned;
-        try {
-            owned = StoreCalls.uninterrupted(() -> store.extend(hold.name, hold.token, leaseMillis));
-        } catch (RuntimeException failure) {
-            throw extendFailed(hold, sent, leaseMillis, failure);
-        }
-        extended(hold, sent, leaseMillis, owned);
-    }
-
-    /** {@link #extend} without waiting: the stage completes on a step thread with the same outcome. */
-    CompletionStage<Void> extendAsync(Hold hold, Duration lease) {
+    /**
+     * Sets the hold's lease to {@code lease} from now; renewals and the local deadline follow it. The stage fails
+     * with the operation's own exception (a loss, a backend failure), not wrapped.
+     */
+    CompletionStage<Void> extend(Hold hold, Duration lease, StoreSends via) {
         long leaseMillis;
         try {
             leaseMillis = checkedMillis(hold, lease);
@@ -54,78 +37,52 @@ final class HoldLeases {
         }
         long sent = holds.runtime().nanoTime();
         CompletableFuture<Void> done = new CompletableFuture<>();
-        EngineRuntime runtime = holds.runtime();
-        sends.extend(hold.name, hold.token, leaseMillis).whenComplete((owned, failure) -> runtime.afterAnswer(() -> {
+        via.whenAnswered(via.store().extend(hold.name, hold.token, leaseMillis), (owned, failure) -> {
             try {
                 if (failure != null) {
-                    throw extendFailed(hold, sent, leaseMillis, StoreCalls.unwrapped(failure));
+                    throw extendFailed(hold, sent, leaseMillis, failure);
                 }
                 extended(hold, sent, leaseMillis, owned);
                 done.complete(null);
             } catch (RuntimeException failed) {
                 done.completeExceptionally(failed);
             }
-        }));
+        });
         return done;
     }
 
     /** The hold's remaining lease as the backend sees it, at most until the local deadline; zero if it is lost. */
-    Duration remainingLease(Hold hold) {
+    CompletionStage<Duration> remainingLease(Hold hold, StoreSends via) {
         if (!holds.stillHeld(hold)) {
-            return Duration.ZERO;
+            return CompletableFuture.completedFuture(Duration.ZERO);
         }
-        long millis = StoreCalls.call(hold.name, READ, () -> store.remainingLeaseMillis(hold.name, hold.token));
-        return leaseRead(hold, millis);
-    }
-
-    /** Asks the store whether the hold is still its owner's: returns if so, else it is lost (thrown, saying why). */
-    void verify(Hold hold) {
-        verified(hold, remainingLease(hold));
-    }
-
-    /**
-     * {@link #verify} without waiting: the stage fails with the same exception (not wrapped in a
-     * {@link java.util.concurrent.CompletionException}), on a step thread.
-     */
-    CompletionStage<Void> verifyAsync(Hold hold) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        remainingLeaseAsync(hold).whenComplete((remaining, failure) -> {
+        CompletableFuture<Duration> done = new CompletableFuture<>();
+        via.whenAnswered(via.store().remainingLeaseMillis(hold.name, hold.token), (millis, failure) -> {
             if (failure != null) {
-                done.completeExceptionally(StoreCalls.unwrapped(failure));
-                return;
-            }
-            try {
-                verified(hold, remaining);
-                done.complete(null);
-            } catch (RuntimeException lost) {
-                done.completeExceptionally(lost);
+                done.completeExceptionally(new LockBackendException(hold.name, READ, failure));
+            } else {
+                done.complete(leaseRead(hold, millis));
             }
         });
         return done;
     }
 
-    private void verified(Hold hold, Duration remaining) {
-        if (remaining.isZero()) {
-            holds.stillHeld(hold); // a deadline just passed is a loss too, reported as one
-            throw new LockLostException(hold.name, hold.lostReason());
-        }
-    }
-
-    /** {@link #remainingLease} without waiting: the stage completes on a step thread with the same outcome. */
-    CompletionStage<Duration> remainingLeaseAsync(Hold hold) {
-        if (!holds.stillHeld(hold)) {
-            return CompletableFuture.completedFuture(Duration.ZERO);
-        }
-        CompletableFuture<Duration> done = new CompletableFuture<>();
-        EngineRuntime runtime = holds.runtime();
-        sends.remainingLeaseMillis(hold.name, hold.token).whenComplete((millis, failure) -> runtime.afterAnswer(() -> {
+    /**
+     * Asks the store whether the hold is still its owner's: completes if so, else fails with the loss (saying why),
+     * not wrapped.
+     */
+    CompletionStage<Void> verify(Hold hold, StoreSends via) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        remainingLease(hold, via).whenComplete((remaining, failure) -> {
             if (failure != null) {
-                done.completeExceptionally(new LockBackendException(hold.name, READ,
-                        StoreCalls.unwrapped(failure)));
+                done.completeExceptionally(StoreCalls.unwrapped(failure));
+            } else if (remaining.isZero()) {
+                holds.stillHeld(hold); // a deadline just passed is a loss too, reported as one
+                done.completeExceptionally(new LockLostException(hold.name, hold.lostReason()));
             } else {
-                done.complete(leaseRead(hold, millis));
+                done.complete(null);
             }
-        }));
+        });
         return done;
     }
 

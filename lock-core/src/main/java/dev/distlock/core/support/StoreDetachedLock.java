@@ -49,8 +49,7 @@ final class StoreDetachedLock implements DetachedLock {
 
     @Override
     public void extend(Duration lease) {
-        requireNotReleased();
-        registry.leases().extend(hold, lease);
+        StoreSends.await(() -> extend(lease, registry.blocking()));
     }
 
     @Override
@@ -75,49 +74,47 @@ final class StoreDetachedLock implements DetachedLock {
 
     @Override
     public CompletionStage<Void> extendAsync(Duration lease) {
-        if (released.get()) {
-            return CompletableFuture.failedFuture(releasedAlready());
-        }
-        return registry.leases().extendAsync(hold, lease);
+        return extend(lease, registry.nonBlocking());
     }
 
-    @Override
-    public CompletionStage<Duration> remainingLeaseAsync() {
-        if (released.get()) {
-            return CompletableFuture.failedFuture(releasedAlready());
-        }
-        return registry.leases().remainingLeaseAsync(hold);
+    private CompletionStage<Void> extend(Duration lease, StoreSends via) {
+        return released.get() ? CompletableFuture.failedFuture(releasedAlready())
+                : registry.leases().extend(hold, lease, via);
     }
 
     @Override
     public Duration remainingLease() {
-        requireNotReleased();
-        return registry.leases().remainingLease(hold);
+        return StoreSends.await(() -> remainingLease(registry.blocking()));
+    }
+
+    @Override
+    public CompletionStage<Duration> remainingLeaseAsync() {
+        return remainingLease(registry.nonBlocking());
+    }
+
+    private CompletionStage<Duration> remainingLease(StoreSends via) {
+        return released.get() ? CompletableFuture.failedFuture(releasedAlready())
+                : registry.leases().remainingLease(hold, via);
     }
 
     @Override
     public void verifyHeld() {
-        requireNotReleased();
-        registry.leases().verify(hold);
+        StoreSends.await(() -> verifyHeld(registry.blocking()));
     }
 
     @Override
     public CompletionStage<Void> verifyHeldAsync() {
-        if (released.get()) {
-            return CompletableFuture.failedFuture(releasedAlready());
-        }
-        return registry.leases().verifyAsync(hold);
+        return verifyHeld(registry.nonBlocking());
+    }
+
+    private CompletionStage<Void> verifyHeld(StoreSends via) {
+        return released.get() ? CompletableFuture.failedFuture(releasedAlready())
+                : registry.leases().verify(hold, via);
     }
 
     @Override
     public String toString() {
         return "DetachedLock[" + hold.name + ", fencing token " + hold.fencingToken + "]";
-    }
-
-    private void requireNotReleased() {
-        if (released.get()) {
-            throw releasedAlready();
-        }
     }
 
     private IllegalMonitorStateException releasedAlready() {

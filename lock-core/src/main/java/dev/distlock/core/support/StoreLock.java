@@ -103,17 +103,20 @@ final class StoreLock implements FencedLock {
 
     @Override
     public void extend(Duration newLease) {
-        registry.leases().extend(registry.ownHold(name), newLease);
+        Hold hold = registry.ownHold(name);
+        StoreSends.await(() -> registry.leases().extend(hold, newLease, registry.blocking()));
     }
 
     @Override
     public Duration remainingLease() {
-        return registry.leases().remainingLease(registry.ownHold(name));
+        Hold hold = registry.ownHold(name);
+        return StoreSends.await(() -> registry.leases().remainingLease(hold, registry.blocking()));
     }
 
     @Override
     public void verifyHeld() {
-        registry.leases().verify(registry.ownHold(name));
+        Hold hold = registry.ownHold(name);
+        StoreSends.await(() -> registry.leases().verify(hold, registry.blocking()));
     }
 
     @Override

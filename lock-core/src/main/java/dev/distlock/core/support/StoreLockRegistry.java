@@ -56,6 +56,9 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     private final EngineRuntime runtime;
     private final HoldLifecycle holds;
     private final HoldLeases leases;
+    /** A blocking caller's commands, on its own thread; a non-blocking caller's, answered on the step executors. */
+    private final StoreSends blocking;
+    private final StoreSends nonBlocking;
     private final Acquirer acquirer = new Acquirer(this);
     private final Presence presence;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -74,7 +77,9 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         this.sends = own != null ? own : AsyncLockStore.on(store, runtime.calls());
         this.callerSends = AsyncLockStore.onCallingThread(store);
         this.holds = new HoldLifecycle(store, sends, names, listeners, runtime, waiterTimeoutMillis());
-        this.leases = new HoldLeases(store, sends, holds);
+        this.leases = new HoldLeases(holds);
+        this.blocking = StoreSends.blocking(callerSends);
+        this.nonBlocking = StoreSends.nonBlocking(sends, runtime);
         this.presence = new Presence(store, runtime, tokens.instance(), settings.applicationName());
     }
 
@@ -94,7 +99,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         for (Hold hold : names.holds()) {
             if (hold.isHeld()) {
                 held.add(new HeldLock(hold.name, hold.label, hold.fencingToken, hold.acquiredAt(),
-                        leases.remainingLease(hold), hold.renewed));
+                        StoreSends.await(() -> leases.remainingLease(hold, blocking)), hold.renewed));
             }
         }
         return held;
@@ -201,6 +206,16 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     HoldLeases leases() {
         return leases;
+    }
+
+    /** How a blocking caller's commands go out: on its own thread. */
+    StoreSends blocking() {
+        return blocking;
+    }
+
+    /** How a non-blocking caller's commands go out: without waiting, answered on the step executors. */
+    StoreSends nonBlocking() {
+        return nonBlocking;
     }
 
     boolean isLocked(String name) {
