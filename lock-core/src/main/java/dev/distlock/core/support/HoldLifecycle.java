@@ -8,7 +8,7 @@ import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executor;
 
 /**
  * What happens to a hold once it is acquired: it starts (listeners hear of it, the watchdog watches it), and it
@@ -20,6 +20,9 @@ final class HoldLifecycle {
 
     private final LockStore store;
     private final AsyncLockStore sends;
+    /** How a blocking caller's commands go out (on its own thread), and a non-blocking caller's. */
+    private final StoreSends blocking;
+    private final StoreSends nonBlocking;
     private final NameTable names;
     private final Listeners listeners;
     private final Watchdog watchdog;
@@ -28,9 +31,11 @@ final class HoldLifecycle {
     /** The store's waiter timeout, for the next caller's try sent with a release ({@link LocalHandOff}). */
     private final long waiterTimeoutMillis;
 
-    HoldLifecycle(LockStore store, AsyncLockStore sends, NameTable names, Listeners listeners,
-            EngineRuntime runtime, long waiterTimeoutMillis) {
+    HoldLifecycle(LockStore store, AsyncLockStore sends, AsyncLockStore callerSends, NameTable names,
+            Listeners listeners, EngineRuntime runtime, long waiterTimeoutMillis) {
         this.store = store;
+        this.blocking = StoreSends.blocking(callerSends);
+        this.nonBlocking = StoreSends.nonBlocking(sends, runtime);
         this.waiterTimeoutMillis = waiterTimeoutMillis;
         this.sends = sends;
         this.names = names;
@@ -56,6 +61,16 @@ final class HoldLifecycle {
         return store;
     }
 
+    /** How a blocking caller's commands go out: on its own thread. */
+    StoreSends blocking() {
+        return blocking;
+    }
+
+    /** How a non-blocking caller's commands go out: without waiting, answered on the step executors. */
+    StoreSends nonBlocking() {
+        return nonBlocking;
+    }
+
     /** How the hold's commands go out without waiting. */
     AsyncLockStore sends() {
         return sends;
@@ -75,66 +90,29 @@ final class HoldLifecycle {
      * positive {@code delayMillis}, by leaving the lock to expire after that long. The next local waiter goes then;
      * where the store can, its first try goes with the release, in one call ({@link LocalHandOff}). A release the store
      * refused (it did not run: a slot migrating, a failover) is sent again until the hold's local deadline: until then
-     * only the release can free the name, from then on its lease may have, and the clean-up takes over.
+     * only the release can free the name, from then on its lease may have, and the clean-up takes over. The caller's
+     * thread makes the commands and runs the steps ({@link ReleaseSteps}) while it waits; an interrupt does not end
+     * the wait (the flag is set again on return).
      *
      * @throws LockLostException if the hold was lost (before, or as the release found)
      * @throws LockBackendException if the backend failed; a release is then retried in the background
      */
     void release(Hold hold, long delayMillis) {
-        LocalHandOff handOff = null;
-        boolean endsHere = true; // false once the non-blocking release's step took the rest over
+        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(runtime.calls());
+        boolean interrupted = Thread.interrupted(); // kept for the caller: the release must not meet it
+        Uninterruptible wait = new Uninterruptible();
+        CompletableFuture<Void> done = release(hold, delayMillis, blocking, steps, wait::interrupted);
+        wait.done = done;
         try {
-            ending(hold);
-            handOff = delayMillis > 0 ? null : LocalHandOff.take(hold, store, runtime, waiterTimeoutMillis);
-            boolean released;
-            try {
-                released = handOff != null ? handOff.release(store, hold)
-                        : StoreCalls.retriedWhileRefused(store, runtime, hold.validUntilNanos(), () -> delayMillis > 0
-                                ? store.extend(hold.name, hold.token, delayMillis)
-                                : store.release(hold.name, hold.token, hold.fencingToken));
-            } catch (RuntimeException failure) {
-                if (!StoreCalls.brokenByInterrupt(failure)) {
-                    throw releaseFailed(hold, delayMillis, failure);
-                }
-                endsHere = false;
-                releaseAfterInterrupt(hold, delayMillis, handOff);
-                return;
-            }
-            released(hold, released);
+            steps.await(wait);
         } finally {
-            if (endsHere) {
-                ended(hold, handOff);
+            if (interrupted || wait.interrupted || Thread.interrupted()) {
+                Thread.currentThread().interrupt();
             }
-        }
-    }
-
-    /**
-     * The caller's interrupt broke its wait for the answer to its release (or hand-off), not the command, which may
-     * have run: the release goes on as the non-blocking release's step, sent again without the interrupt (a hand-off's
-     * next caller finds its try unanswered and tries by itself), and the caller waits for that step uninterruptibly, at
-     * most the hold's lease (by then the lock has expired anyway). The interrupt flag is set on return. The release
-     * is reported as what it was: a second send that finds the lock no longer held under the token follows a first
-     * one that may have released it, so that is not a loss.
-     */
-    private void releaseAfterInterrupt(Hold hold, long delayMillis, LocalHandOff handOff) {
-        Thread.interrupted(); // kept for the caller, set again below: the second send must not meet it
-        CompletableFuture<Void> done;
-        boolean answered;
-        try {
-            done = new ReleaseSteps(this, hold, delayMillis, handOff, true).send().done();
-            answered = StoreCalls.awaitUninterruptibly(runtime, done, TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis()));
-        } finally {
-            Thread.currentThread().interrupt();
-        }
-        if (!answered) {
-            cleanup.abandon(hold.name, hold.token, hold.leaseMillis(), true);
-            throw new LockBackendException(hold.name, "release (interrupted, then sent again without an answer within "
-                    + "its lease " + Duration.ofMillis(hold.leaseMillis()) + "; it is retried in the background)",
-                    null);
         }
         Throwable failure = StoreCalls.unwrapped(done.handle((ok, failed) -> failed).join());
-        if (failure instanceof RuntimeException runtime) {
-            throw runtime;
+        if (failure instanceof RuntimeException runtimeFailure) {
+            throw runtimeFailure;
         }
     }
 
@@ -143,6 +121,11 @@ final class HoldLifecycle {
      * outcome, on one of the registry's step threads (never the store client's).
      */
     CompletionStage<Void> releaseAsync(Hold hold, long delayMillis) {
+        return release(hold, delayMillis, nonBlocking, Runnable::run, null);
+    }
+
+    private CompletableFuture<Void> release(Hold hold, long delayMillis, StoreSends via, Executor steps,
+            Runnable callerInterrupted) {
         try {
             ending(hold);
         } catch (RuntimeException lost) {
@@ -150,8 +133,28 @@ final class HoldLifecycle {
             return CompletableFuture.failedFuture(lost);
         }
         LocalHandOff handOff = delayMillis > 0 ? null : LocalHandOff.take(hold, store, runtime, waiterTimeoutMillis);
-        ReleaseSteps steps = new ReleaseSteps(this, hold, delayMillis, handOff, false);
-        return (handOff != null ? steps.handOn() : steps.send()).done();
+        return new ReleaseSteps(this, hold, delayMillis, handOff, via, steps, callerInterrupted).start().done();
+    }
+
+    /** A blocking release's wait: until it is done, an interrupt only recorded. */
+    private static final class Uninterruptible implements StepRunners.Awaited {
+
+        private CompletableFuture<Void> done;
+        private boolean interrupted;
+
+        void interrupted() {
+            interrupted = true;
+        }
+
+        @Override
+        public boolean isDone() {
+            return done.isDone();
+        }
+
+        @Override
+        public void interrupt(InterruptedException interrupt) {
+            interrupted = true;
+        }
     }
 
     /** The local end of a release: the hold ends here at once; fails if it was lost, before or by its deadline. */

@@ -4,8 +4,6 @@ import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.PassOn;
-import dev.distlock.core.spi.StoreFailure;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -46,30 +44,6 @@ final class LocalHandOff {
         }
         hold.handOnGate();
         return new LocalHandOff(next, runtime, waiterTimeoutMillis);
-    }
-
-    /**
-     * Releases {@code hold} with the next caller's try, waiting for the answer: whether the hold was released. A call
-     * the store refused (it did not run) lets the next caller in at once, to try by itself within its own wait (it
-     * cannot leave while it is handed on), and the release is sent again alone, as any refused release.
-     */
-    boolean release(LockStore store, Hold hold) {
-        NameGate.Caller caller = next.caller;
-        sentNanos = runtime.nanoTime();
-        try {
-            PassOn passed = StoreCalls.uninterrupted(() -> store.passOn(hold.name, hold.token, hold.fencingToken,
-                    caller.firstToken(), caller.leaseMillis(), caller.queues(), waiterTimeoutMillis));
-            answer = CompletableFuture.completedFuture(passed.next());
-            return passed.released();
-        } catch (RuntimeException failure) {
-            answer = CompletableFuture.failedFuture(failure);
-            if (store.classify(failure) != StoreFailure.REFUSED) {
-                throw failure;
-            }
-        }
-        letIn(); // its try was refused too: the failure is its try's, and it tries again by itself
-        return StoreCalls.retriedWhileRefused(store, runtime, hold.validUntilNanos(),
-                () -> store.release(hold.name, hold.token, hold.fencingToken));
     }
 
     /** Sends the release of {@code hold} with the next caller's try; the stage completes with the call's answer. */

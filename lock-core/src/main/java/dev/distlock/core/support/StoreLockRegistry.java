@@ -56,9 +56,6 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     private final EngineRuntime runtime;
     private final HoldLifecycle holds;
     private final HoldLeases leases;
-    /** A blocking caller's commands, on its own thread; a non-blocking caller's, answered on the step executors. */
-    private final StoreSends blocking;
-    private final StoreSends nonBlocking;
     private final Acquirer acquirer = new Acquirer(this);
     private final Presence presence;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -76,10 +73,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         AsyncLockStore own = store.async();
         this.sends = own != null ? own : AsyncLockStore.on(store, runtime.calls());
         this.callerSends = AsyncLockStore.onCallingThread(store);
-        this.holds = new HoldLifecycle(store, sends, names, listeners, runtime, waiterTimeoutMillis());
+        this.holds = new HoldLifecycle(store, sends, callerSends, names, listeners, runtime, waiterTimeoutMillis());
         this.leases = new HoldLeases(holds);
-        this.blocking = StoreSends.blocking(callerSends);
-        this.nonBlocking = StoreSends.nonBlocking(sends, runtime);
         this.presence = new Presence(store, runtime, tokens.instance(), settings.applicationName());
     }
 
@@ -99,7 +94,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         for (Hold hold : names.holds()) {
             if (hold.isHeld()) {
                 held.add(new HeldLock(hold.name, hold.label, hold.fencingToken, hold.acquiredAt(),
-                        StoreSends.await(() -> leases.remainingLease(hold, blocking)), hold.renewed));
+                        StoreSends.await(() -> leases.remainingLease(hold, holds.blocking())), hold.renewed));
             }
         }
         return held;
@@ -210,12 +205,12 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     /** How a blocking caller's commands go out: on its own thread. */
     StoreSends blocking() {
-        return blocking;
+        return holds.blocking();
     }
 
     /** How a non-blocking caller's commands go out: without waiting, answered on the step executors. */
     StoreSends nonBlocking() {
-        return nonBlocking;
+        return holds.nonBlocking();
     }
 
     boolean isLocked(String name) {
