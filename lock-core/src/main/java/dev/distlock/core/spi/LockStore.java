@@ -147,6 +147,22 @@ public interface LockStore extends AutoCloseable {
     }
 
     /**
+     * Ends the hold of {@code name} whose fencing token is {@code fencingToken}, whoever owns it, as its owner's
+     * release would (handed to the first live waiter, or freed with its last token kept): an operator's way out of a
+     * hung holder, which keeps renewing. Only that very hold: if the lock is free, or held with another fencing token
+     * (a later holder's), nothing changes. The hold ends without its owner's release, so it counts as lost: its
+     * owner's next renewal, extension or release finds it not held (a release run again never reports it released),
+     * and the next holder's fencing token is larger than {@code fencingToken}.
+     *
+     * @param fencingToken the hold's fencing token, as {@link #inspect} showed it; {@code 0} (unknown) matches nothing
+     * @return whether that hold was held and is now ended
+     * @throws UnsupportedOperationException if the store cannot (the default)
+     */
+    default boolean forceRelease(String name, long fencingToken) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot force a release");
+    }
+
+    /**
      * The remaining lease in milliseconds of the hold under {@code token}; {@link #NEVER_EXPIRES} if it
      * never expires, or a negative number if it is not held under the token.
      */

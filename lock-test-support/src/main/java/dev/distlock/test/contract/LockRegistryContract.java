@@ -360,6 +360,40 @@ public abstract class LockRegistryContract extends AsyncLockContract {
         assertThat(registry().obtain("overwritten").tryLock()).isFalse();
     }
 
+    /**
+     * An operator frees a hung holder's lock by the fencing token {@code inspect} showed: a stale token frees nothing;
+     * the right one hands the lock to the process waiting for it with a larger token, and the holder, which keeps
+     * renewing, finds the hold lost at its next renewal.
+     */
+    @Test
+    void aForcedReleaseFreesTheNamedHoldForAWaiterAndItsOwnerFindsItLostAtItsNextRenewal() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        FencedLock hung = registry(listener).obtain("hung", Lease.renewed(Duration.ofMillis(600)));
+        hung.lock();
+        LockRegistry operator = registry();
+        long fence = operator.inspect("hung").fencingToken();
+        assertThat(fence).isEqualTo(hung.fencingToken());
+        FencedLock waiter = registry().obtain("hung");
+        Background<Long> waited = new Background<>(() -> {
+            if (!waiter.tryLock(PATIENCE)) {
+                return -1L;
+            }
+            long taken = waiter.fencingToken();
+            waiter.unlock();
+            return taken;
+        });
+
+        assertThat(operator.forceRelease("hung", fence - 1)).as("a stale fencing token").isFalse();
+        assertThat(operator.inspect("hung").fencingToken()).isEqualTo(fence);
+        assertThat(operator.forceRelease("hung", fence)).isTrue();
+
+        assertThat(waited.get()).as("the waiter's token").isGreaterThan(fence);
+        assertThat(listener.awaitLoss(PATIENCE)).as("found at the next renewal").isTrue();
+        assertThatThrownBy(hung::unlock).isInstanceOf(LockLostException.class);
+        assertThat(listener.events("released")).isEmpty();
+        assertThat(operator.forceRelease("hung", fence)).as("ended already").isFalse();
+    }
+
     @Test
     void aKeyDeletedFromOutsideIsALossAtUnlockEvenBeforeTheWatchdogNoticed() throws Exception {
         RecordingListener listener = new RecordingListener();
