@@ -20,9 +20,10 @@ import java.util.Map;
  * <p><b>Replays are harmless.</b> A client may send a command again after a reconnect. Every operation is
  * idempotent for its own token: a repeated try reports the hold it made, a repeated release reports the
  * release it made, however many owners held the lock since, as long as the store kept the name's fencing tokens
- * since that release (the name was not lost meanwhile: no hold of it ran out or was deleted, and a freed name was
- * taken again within the fence retention). A release carries its hold's fencing token for that: a token the store
- * issued since it last lost the name was issued for a hold that ended by its owner's release.
+ * since that release (the name was not lost meanwhile: no hold of it ran out, was deleted or was
+ * {@linkplain #forceRelease force-released}, and a freed name was taken again within the fence retention). A release
+ * carries its hold's fencing token for that: a token the store issued since it last lost the name was issued for a
+ * hold that ended by its owner's release.
  *
  * <p>Implementations report backend failures as unchecked exceptions, which {@link #classify} explains to the engine;
  * the registry wraps them.
