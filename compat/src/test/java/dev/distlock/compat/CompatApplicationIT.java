@@ -1,8 +1,10 @@
 package dev.distlock.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.test.RedisServerExtension;
@@ -42,7 +44,8 @@ class CompatApplicationIT {
     @BeforeEach
     void start() {
         context = SpringApplication.run(CompatApplication.class, "--server.port=0",
-                "--spring.data.redis.port=" + redis.server().port(), "--spring.main.banner-mode=off");
+                "--spring.data.redis.port=" + redis.server().port(), "--spring.main.banner-mode=off",
+                "--distlock.actuator.force-release.enabled=true");
         baseUrl = "http://localhost:" + context.getEnvironment().getProperty("local.server.port");
     }
 
@@ -116,10 +119,39 @@ class CompatApplicationIT {
         assertThat(get("/actuator/health")).contains("\"distlock\"");
     }
 
+    /**
+     * An operator frees a hung hold by the fencing token the endpoint showed: a stale token leaves it alone, the right
+     * one ends it (its owner finds it lost) and is counted.
+     */
+    @Test
+    void anOperatorForceReleasesAHoldOverHttpByTheFencingTokenTheEndpointShowed() throws Exception {
+        FencedLock hung = context.getBean(LockRegistry.class).obtain("hung");
+        assertThat(hung.tryLock(Duration.ofSeconds(10))).isTrue();
+        long fence = hung.fencingToken();
+        assertThat(get("/actuator/distlocks/hung")).contains("\"fencingToken\":" + fence);
+
+        assertThat(delete("/actuator/distlocks/hung?fencingToken=" + (fence - 1)))
+                .contains("\"outcome\":\"OTHER_HOLDER\"").contains("\"currentFencingToken\":" + fence);
+        assertThat(delete("/actuator/distlocks/hung?fencingToken=" + fence)).contains("\"outcome\":\"RELEASED\"")
+                .contains("\"key\":\"compat:{hung}\"").contains("\"application\":\"distlock-compat\"");
+
+        assertThat((String) redis.server().command("GET", "compat:{hung}")).startsWith("~ ");
+        assertThatThrownBy(hung::unlock).isInstanceOf(LockLostException.class);
+        assertThat(get("/actuator/metrics/distlock.force.released")).contains("\"value\":1.0");
+    }
+
     private String get(String path) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl + path))
-                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET(), "GET " + path);
+    }
+
+    private String delete(String path) throws Exception {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).DELETE(), "DELETE " + path);
+    }
+
+    private String send(HttpRequest.Builder request, String what) throws Exception {
+        HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("%s: %s", what, response.body()).isEqualTo(200);
         return response.body();
     }
 }

@@ -112,6 +112,27 @@ public interface LockRegistry {
     LockInfo inspect(String name);
 
     /**
+     * Ends the hold of {@code name} whose fencing token is {@code fencingToken}, whoever holds it, in any process: an
+     * operator's way out of a holder that hangs but keeps renewing. The caller passes the fencing token it saw in
+     * {@link #inspect}, so only that hold ends: if the lock is free, or held since by a later holder (a larger
+     * token), nothing changes. The lock goes to the first live waiter, or is freed, as by its owner's release.
+     *
+     * <p>The hold counts as lost: its owner finds out at its next renewal, extension or release
+     * ({@link LockListener#onLost} then, or {@link LockLostException} from the release), and every later holder's
+     * fencing token is larger, so a resource that checks fencing tokens refuses the former holder's late writes. The
+     * former holder's code is not stopped: only fencing keeps its writes out.
+     *
+     * @param fencingToken the hold's fencing token, as {@link LockInfo#fencingToken()} showed it
+     * @return whether that hold was held and is now ended
+     * @throws InvalidLockNameException if the name is empty, too long or not valid UTF-16
+     * @throws LockBackendException if the backend failed (it may have ended the hold or not)
+     * @throws UnsupportedOperationException if the registry's backend cannot (the default)
+     */
+    default boolean forceRelease(String name, long fencingToken) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot force a release");
+    }
+
+    /**
      * Acquires the lock for {@code name}, waiting at most {@code wait}, runs {@code task} and releases
      * the lock whatever the task does.
      *

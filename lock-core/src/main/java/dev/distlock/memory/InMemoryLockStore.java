@@ -136,6 +136,28 @@ public final class InMemoryLockStore implements LockStore, HandOffNotices {
         return holds.raiseFence(name, token, fencingToken, clock.millis());
     }
 
+    /**
+     * Ends the hold with {@code fencingToken} as its owner's release would, but in a new life of the name: the hold
+     * counts as lost, so neither its owner's release nor a replay of an earlier one reports a release any more.
+     */
+    @Override
+    public boolean forceRelease(String name, long fencingToken) {
+        return handingOff(pending -> {
+            long now = clock.millis();
+            Held current = holds.live(name, now);
+            if (current == null || fencingToken <= 0 || current.fencingToken() != fencingToken) {
+                return false;
+            }
+            holds.remove(name);
+            released.forget(name);
+            Waiter head = queues.firstLiveWaiter(name, now);
+            if (head != null) {
+                handOver(name, head, now, null, pending);
+            }
+            return true;
+        });
+    }
+
     @Override
     public synchronized long remainingLeaseMillis(String name, String token) {
         long now = clock.millis();

@@ -31,6 +31,8 @@ final class LockScripts {
     static final Script RENEW_ALL = load("renew_all.lua", "renew_all", ReturnType.MULTI, 0);
     static final Script REMAINING = load("remaining.lua", "remaining", ReturnType.INTEGER, 1);
     static final Script RAISE = load("raise.lua", "raise", ReturnType.INTEGER, 1);
+    /** An operator's call, outside the {@link #LIBRARY} (whose code, and so its name, stays as it was). */
+    static final Script FORCE_RELEASE = load("force_release.lua", "force_release", ReturnType.MULTI, 3);
     static final Script INSPECT = load("inspect.lua", "inspect", ReturnType.MULTI, 3);
     static final Script HELD = load("held.lua", "held", ReturnType.INTEGER, 1);
     static final Script ANNOUNCE = load("announce.lua", "announce", ReturnType.INTEGER, 1);

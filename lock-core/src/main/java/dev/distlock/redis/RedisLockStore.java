@@ -197,6 +197,12 @@ final class RedisLockStore implements LockStore {
         return LockScripts.RAISE.<Long>run(redis, arguments.raise(name, token, fencingToken)) == 1L;
     }
 
+    /** By {@code EVALSHA} on a Spring Data connection, on every Redis version: an operator's rare call. */
+    @Override
+    public boolean forceRelease(String name, long fencingToken) {
+        return replies.released(LockScripts.FORCE_RELEASE.run(redis, arguments.forceRelease(name, fencingToken)));
+    }
+
     @Override
     public long remainingLeaseMillis(String name, String token) {
         if (async != null) {

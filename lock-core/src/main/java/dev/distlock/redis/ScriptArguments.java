@@ -64,6 +64,11 @@ final class ScriptArguments {
         return withQueue(name, bytes(token), fenceRetentionMillis);
     }
 
+    /** The keys and arguments of the script that ends the hold with {@code fencingToken}, whoever owns it. */
+    byte[][] forceRelease(String name, long fencingToken) {
+        return withQueue(name, number(fencingToken), fenceRetentionMillis);
+    }
+
     /** The keys of the script that inspects lock {@code name}. */
     byte[][] inspect(String name) {
         return withQueue(name);

@@ -125,6 +125,17 @@ final class RedlockLockStore implements LockStore {
         return false;
     }
 
+    /**
+     * On every node, each of which ends the hold only if its own token is {@code fencingToken}: the nodes of the
+     * holder's majority were all made to keep the majority's largest token, which is the hold's. Whether a majority
+     * ended it; a node that kept a smaller token for the hold (its raise failed) keeps it until its lease runs out, which
+     * cannot give the lock to anyone without a majority.
+     */
+    @Override
+    public boolean forceRelease(String name, long fencingToken) {
+        return trueOnMajority(node -> node.forceRelease(name, fencingToken));
+    }
+
     @Override
     public long remainingLeaseMillis(String name, String token) {
         Answers<Long> answers = nodes.onAll(node -> node.remainingLeaseMillis(name, token));

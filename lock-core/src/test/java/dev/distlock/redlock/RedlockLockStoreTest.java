@@ -109,6 +109,26 @@ class RedlockLockStoreTest {
         assertThat(redlock.tryAcquire("job", "a", LEASE, true, 1000).fencingToken()).isEqualTo(first);
     }
 
+    /** The hold's token, the largest of its majority, is every holding node's: a forced release finds it on each. */
+    @Test
+    void aForcedReleaseEndsTheHoldOnAMajorityByItsFencingToken() {
+        nodes[0] = new Node(0, Clock.offset(Clock.systemUTC(), Duration.ofMinutes(10)));
+        redlock.close();
+        redlock = redlock(Duration.ofMillis(500));
+        long fence = redlock.tryAcquire("job", "a", LEASE, true, 1000).fencingToken();
+        nodes[2].down = true;
+
+        assertThat(redlock.forceRelease("job", fence - 1)).as("a stale token").isFalse();
+        assertThat(redlock.forceRelease("job", fence)).isTrue();
+
+        assertThat(nodes[0].store.isLocked("job") || nodes[1].store.isLocked("job")).isFalse();
+        assertThat(redlock.renew("job", "a", LEASE)).isFalse();
+        assertThat(redlock.tryAcquire("job", "b", LEASE, true, 1000).fencingToken()).isGreaterThan(fence);
+        nodes[1].down = true;
+        assertThatThrownBy(() -> redlock.forceRelease("job", fence)).as("no majority answers")
+                .isInstanceOf(RedlockLockStore.QuorumException.class);
+    }
+
     private RedlockLockStore redlock(Duration nodeTimeout) {
         return new RedlockLockStore(Stream.of(nodes).map(Node::proxy).toList(), nodeTimeout);
     }

@@ -75,7 +75,8 @@ public class DistlocksEndpoint {
 
     /**
      * Who holds lock {@code name} now, whoever it is (this instance or another), and how many wait: one entry
-     * per registry bean. Reads a couple of keys; changes nothing. There is no force-unlock.
+     * per registry bean. Reads a couple of keys; changes nothing (a forced release, when turned on, is
+     * {@link ForceReleasingDistlocksEndpoint}'s).
      */
     @ReadOperation
     public LockInfosDescriptor lock(@Selector String name) {
@@ -114,10 +115,7 @@ public class DistlocksEndpoint {
             long fencingToken, String heldSince, long remainingLeaseMillis, int waiting) {
 
         static LockInfoDescriptor of(String registry, String key, LockInfo info) {
-            LockHolder holder = info.holder();
-            return new LockInfoDescriptor(registry, info.name(), key, info.held(),
-                    holder == null ? null : new Holder(holder.application(), holder.host(), holder.pid(),
-                            holder.instance(), holder.startedAt() == null ? null : holder.startedAt().toString()),
+            return new LockInfoDescriptor(registry, info.name(), key, info.held(), Holder.of(info.holder()),
                     info.fencingToken(), info.heldSince() == null ? null : info.heldSince().toString(),
                     info.remainingLease() == null ? -1 : info.remainingLease().toMillis(), info.waiting());
         }
@@ -133,6 +131,12 @@ public class DistlocksEndpoint {
      * @param started when its registry started, ISO-8601 in UTC
      */
     public record Holder(String application, String host, long pid, String instance, String started) {
+
+        /** The holder as the endpoint writes it; {@code null} for none. */
+        static Holder of(LockHolder holder) {
+            return holder == null ? null : new Holder(holder.application(), holder.host(), holder.pid(),
+                    holder.instance(), holder.startedAt() == null ? null : holder.startedAt().toString());
+        }
     }
 
     /**

@@ -2,19 +2,24 @@ package dev.distlock.autoconfigure;
 
 import dev.distlock.actuate.DistlockHealthCheck;
 import dev.distlock.actuate.DistlocksEndpoint;
+import dev.distlock.actuate.ForceReleasingDistlocksEndpoint;
 import dev.distlock.actuate.HealthCheck;
 import dev.distlock.actuate.RedlockHealthCheck;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.deployment.DeploymentReports;
+import dev.distlock.micrometer.DistlockMetrics;
 import dev.distlock.redis.RedisLockRegistry;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Consumer;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
@@ -22,6 +27,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.util.ClassUtils;
 
 /**
  * Actuator support for distributed locks, for applications that have a {@link LockRegistry}: the
@@ -33,7 +39,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <p>Runs after the auto-configurations that define the lock registry and the Redis connection factory,
  * so that the bean conditions see them. The endpoint exists only when it is available, as for every
  * endpoint: exposed ({@code management.endpoints.web.exposure.include=distlocks}) and not turned off
- * ({@code management.endpoint.distlocks.access}).
+ * ({@code management.endpoint.distlocks.access}). Its write operation, an operator's forced release
+ * ({@link ForceReleasingDistlocksEndpoint}), exists only with {@code distlock.actuator.force-release.enabled=true}.
  *
  * <p>The health indicators themselves only report what the check finds, one per Spring Boot generation, each in
  * an auto-configuration of its own that runs after this one: {@link DistlockHealthAutoConfiguration} on Spring
@@ -49,6 +56,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @ConditionalOnBean(LockRegistry.class)
 public final class DistlockActuatorAutoConfiguration {
 
+    /** The property that turns on the endpoint's forced release. */
+    static final String FORCE_RELEASE = "distlock.actuator.force-release.enabled";
+
     /** How long each Redlock server may take to answer the health check before it counts as down. */
     static final Duration REDLOCK_SERVER_HEALTH_TIMEOUT = Duration.ofSeconds(2);
 
@@ -59,9 +69,50 @@ public final class DistlockActuatorAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         @ConditionalOnAvailableEndpoint
+        @ConditionalOnBooleanProperty(name = FORCE_RELEASE, havingValue = false, matchIfMissing = true)
         DistlocksEndpoint distlocksEndpoint(Map<String, LockRegistry> registries,
                 ObjectProvider<DeploymentReports> deployments) {
             return new DistlocksEndpoint(registries, deployments.getIfAvailable());
+        }
+
+        /** The endpoint with its forced release, only when turned on: otherwise the operation does not exist. */
+        @Bean
+        @ConditionalOnMissingBean(DistlocksEndpoint.class)
+        @ConditionalOnAvailableEndpoint(endpoint = DistlocksEndpoint.class)
+        @ConditionalOnBooleanProperty(FORCE_RELEASE)
+        ForceReleasingDistlocksEndpoint forceReleasingDistlocksEndpoint(Map<String, LockRegistry> registries,
+                ObjectProvider<DeploymentReports> deployments, ListableBeanFactory beans) {
+            return new ForceReleasingDistlocksEndpoint(registries, deployments.getIfAvailable(),
+                    ForcedReleaseCounter.of(beans));
+        }
+    }
+
+    /**
+     * Counts forced releases in {@code distlock.force.released} when distlock's metrics are on; touches Micrometer's
+     * classes only if they are on the class path.
+     */
+    static final class ForcedReleaseCounter {
+
+        private ForcedReleaseCounter() {
+        }
+
+        static Consumer<String> of(ListableBeanFactory beans) {
+            if (!ClassUtils.isPresent("io.micrometer.core.instrument.MeterRegistry",
+                    ForcedReleaseCounter.class.getClassLoader())) {
+                return registry -> {
+                };
+            }
+            return Micrometer.counter(beans);
+        }
+
+        /** Apart, so that nothing of Micrometer is loaded without it. */
+        private static final class Micrometer {
+
+            static Consumer<String> counter(ListableBeanFactory beans) {
+                ObjectProvider<DistlockMetrics> metrics = beans.getBeanProvider(DistlockMetrics.class);
+                // looked up at each release: the metrics bean is created after the endpoint, if at all
+                return registry -> metrics.ifAvailable(found -> found.forcedReleases().accept(registry));
+            }
         }
     }
 

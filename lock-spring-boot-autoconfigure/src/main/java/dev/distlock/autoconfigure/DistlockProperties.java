@@ -92,6 +92,9 @@ public class DistlockProperties {
     /** Transactions that begin inside a @DistributedLock call. */
     private final Transaction transaction = new Transaction();
 
+    /** The distlocks Actuator endpoint's write operations. */
+    private final Actuator actuator = new Actuator();
+
     /** Binds the properties straight from the environment, for beans created before the properties bean (advisors). */
     static DistlockProperties bind(Environment environment) {
         return Binder.get(environment).bindOrCreate(PREFIX, DistlockProperties.class);
@@ -195,6 +198,10 @@ public class DistlockProperties {
 
     public Transaction getTransaction() {
         return transaction;
+    }
+
+    public Actuator getActuator() {
+        return actuator;
     }
 
     /** Where locks live. */
@@ -325,6 +332,35 @@ public class DistlockProperties {
 
         /** Whether distlock records Micrometer meters (when a MeterRegistry bean exists). */
         private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+    }
+
+    /** What the distlocks Actuator endpoint may do beyond reading. */
+    public static class Actuator {
+
+        private final ForceRelease forceRelease = new ForceRelease();
+
+        public ForceRelease getForceRelease() {
+            return forceRelease;
+        }
+    }
+
+    /** An operator's forced release of a hung holder's lock: DELETE /actuator/distlocks/{name}?fencingToken=... */
+    public static class ForceRelease {
+
+        /**
+         * Whether the distlocks endpoint offers DELETE /actuator/distlocks/{name}?fencingToken=..., which ends the
+         * hold with that fencing token whoever holds it (its owner finds it lost at its next renewal). Off by
+         * default: the operation does not exist then. Secure the endpoint before turning it on.
+         */
+        private boolean enabled = false;
 
         public boolean isEnabled() {
             return enabled;

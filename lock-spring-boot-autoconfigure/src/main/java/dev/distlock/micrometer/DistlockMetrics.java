@@ -5,12 +5,14 @@ import dev.distlock.aop.LockCallObserver.AcquireOutcome;
 import dev.distlock.aop.LockCallObserver.HoldEnd;
 import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockListener;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Consumer;
 
 /**
  * A {@link LockListener} that records Micrometer meters for every registry it is registered with, and (through
@@ -39,6 +41,9 @@ import java.util.concurrent.ConcurrentMap;
  * in the backend; the key expires with its lease</td></tr>
  * <tr><td>{@code distlock.renewal.failures}</td><td>counter</td><td>{@code lock}</td><td>lease renewals that
  * failed in the backend; the watchdog tries again a tenth of the lease later (at most 1 s)</td></tr>
+ * <tr><td>{@code distlock.force.released}</td><td>counter</td><td>{@code registry}</td><td>holds an operator
+ * ended through the {@code distlocks} endpoint's forced release ({@link #forcedReleases()}), by registry bean
+ * name</td></tr>
  * </table>
  *
  * <p>The {@code lock} tag is the label the lock was obtained with ({@link LockEvent#label()}), or
@@ -77,6 +82,12 @@ public final class DistlockMetrics implements LockListener {
 
     /** Counter of annotated calls that skipped their method. */
     public static final String SKIPPED = "distlock.skipped";
+
+    /** Counter of holds an operator force-released through the endpoint. */
+    public static final String FORCE_RELEASED = "distlock.force.released";
+
+    /** Tag of {@value #FORCE_RELEASED} holding the bean name of the registry that released. */
+    public static final String REGISTRY_TAG = "registry";
 
     /** The outcomes of {@value #ACQUIRE}: what a registry tells its listeners (a skip is the annotated call's). */
     static final List<AcquireOutcome> REGISTRY_OUTCOMES = List.of(AcquireOutcome.ACQUIRED, AcquireOutcome.TIMEOUT,
@@ -121,6 +132,16 @@ public final class DistlockMetrics implements LockListener {
      */
     public LockCallObserver skippedCalls() {
         return (label, key, method) -> metersOf(label).skipCounter();
+    }
+
+    /**
+     * The counter of forced releases: called with a registry's bean name for each hold an operator ended through the
+     * {@code distlocks} endpoint, it counts in {@value #FORCE_RELEASED}.
+     */
+    public Consumer<String> forcedReleases() {
+        return registryName -> Counter.builder(FORCE_RELEASED).tag(REGISTRY_TAG, registryName)
+                .description("Holds an operator force-released through the distlocks endpoint").register(registry)
+                .increment();
     }
 
     @Override

@@ -237,6 +237,29 @@ abstract class RedisScriptsTests {
         }
     }
 
+    /**
+     * A forced release keeps the value's form and its fencing tokens ahead of the clock: the freed value starts a new
+     * life with an unissued token above the ended hold's (so its owner's release is no release run again), kept for the
+     * fence retention. A value that is no lock's is left alone.
+     */
+    @Test
+    void aForcedReleaseFreesTheLockIntoANewLifeAboveTheEndedHoldsToken() {
+        long ahead = serverMillis() * 1000 + 3_600_000_000L; // raised by a Redlock majority whose clock was ahead
+        server().command("SET", LOCK, "hung " + ahead + " - " + (ahead - 5) + " -");
+
+        assertThat(store.forceRelease("job", ahead)).isTrue();
+
+        long first = ahead + 1;
+        assertThat((String) server().command("GET", LOCK)).isEqualTo("~ " + first + " - " + first + " -");
+        assertThat((Long) server().command("PTTL", LOCK)).isPositive().isLessThanOrEqualTo(RETENTION);
+        assertThat(store.release("job", "hung", ahead)).isFalse();
+        assertThat(store.tryAcquire("job", "T", LEASE, false, TIMEOUT).fencingToken()).isEqualTo(first + 1);
+
+        server().command("SET", LOCK, "not a lock");
+        assertThat(store.forceRelease("job", 1)).isFalse();
+        assertThat((String) server().command("GET", LOCK)).isEqualTo("not a lock");
+    }
+
     @Test
     void aTokenAfterTheLastOneWasLostIsTheServerClock() {
         long before = serverMillis() * 1000;

@@ -20,9 +20,10 @@ import java.util.Map;
  * <p><b>Replays are harmless.</b> A client may send a command again after a reconnect. Every operation is
  * idempotent for its own token: a repeated try reports the hold it made, a repeated release reports the
  * release it made, however many owners held the lock since, as long as the store kept the name's fencing tokens
- * since that release (the name was not lost meanwhile: no hold of it ran out or was deleted, and a freed name was
- * taken again within the fence retention). A release carries its hold's fencing token for that: a token the store
- * issued since it last lost the name was issued for a hold that ended by its owner's release.
+ * since that release (the name was not lost meanwhile: no hold of it ran out, was deleted or was
+ * {@linkplain #forceRelease force-released}, and a freed name was taken again within the fence retention). A release
+ * carries its hold's fencing token for that: a token the store issued since it last lost the name was issued for a
+ * hold that ended by its owner's release.
  *
  * <p>Implementations report backend failures as unchecked exceptions, which {@link #classify} explains to the engine;
  * the registry wraps them.
@@ -144,6 +145,22 @@ public interface LockStore extends AutoCloseable {
      */
     default boolean raiseFence(String name, String token, long fencingToken) {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot raise fencing tokens");
+    }
+
+    /**
+     * Ends the hold of {@code name} whose fencing token is {@code fencingToken}, whoever owns it, as its owner's
+     * release would (handed to the first live waiter, or freed with its last token kept): an operator's way out of a
+     * hung holder, which keeps renewing. Only that very hold: if the lock is free, or held with another fencing token
+     * (a later holder's), nothing changes. The hold ends without its owner's release, so it counts as lost: its
+     * owner's next renewal, extension or release finds it not held (a release run again never reports it released),
+     * and the next holder's fencing token is larger than {@code fencingToken}.
+     *
+     * @param fencingToken the hold's fencing token, as {@link #inspect} showed it; {@code 0} (unknown) matches nothing
+     * @return whether that hold was held and is now ended
+     * @throws UnsupportedOperationException if the store cannot (the default)
+     */
+    default boolean forceRelease(String name, long fencingToken) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot force a release");
     }
 
     /**

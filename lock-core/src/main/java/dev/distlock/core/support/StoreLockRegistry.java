@@ -3,6 +3,7 @@ package dev.distlock.core.support;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.Lease;
+import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockRegistry;
@@ -103,6 +104,20 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     @Override
     public LockInfo inspect(String name) {
         return presence.inspect(LockNames.validate(name));
+    }
+
+    /** Asks the store ({@link LockStore#forceRelease}); a store that cannot throws {@link UnsupportedOperationException}. */
+    @Override
+    public boolean forceRelease(String name, long fencingToken) {
+        String checked = LockNames.validate(name);
+        try {
+            return StoreCalls.call(checked, "force the release", () -> store.forceRelease(checked, fencingToken));
+        } catch (LockBackendException failure) {
+            if (failure.getCause() instanceof UnsupportedOperationException unsupported) {
+                throw unsupported;
+            }
+            throw failure;
+        }
     }
 
     /** Who this registry is, as it announces itself to other processes' {@link #inspect}. */

@@ -360,6 +360,50 @@ public abstract class LockRegistryContract extends AsyncLockContract {
         assertThat(registry().obtain("overwritten").tryLock()).isFalse();
     }
 
+    /**
+     * An operator frees a hung holder's lock by the fencing token {@code inspect} showed: a stale token frees nothing;
+     * the right one hands the lock to the process waiting for it with a larger token, and the holder, which keeps
+     * renewing, finds the hold lost at its next renewal.
+     */
+    @Test
+    void aForcedReleaseFreesTheNamedHoldForAWaiterAndItsOwnerFindsItLostAtItsNextRenewal() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        LockRegistry hungProcess = registry(listener);
+        FencedLock hung = hungProcess.obtain("hung", Lease.renewed(Duration.ofMillis(600)));
+        hung.lock();
+        LockRegistry operator = registry();
+        long fence = operator.inspect("hung").fencingToken();
+        assertThat(fence).isEqualTo(hung.fencingToken());
+        Background<Long> waited = takeAndRelease(registry().obtain("hung"));
+        Background<Long> waitedInHungProcess = takeAndRelease(hungProcess.obtain("hung"));
+
+        assertThat(operator.forceRelease("hung", fence - 1)).as("a stale fencing token").isFalse();
+        assertThat(operator.inspect("hung").fencingToken()).isEqualTo(fence);
+        assertThat(operator.forceRelease("hung", fence)).isTrue();
+
+        assertThat(waited.get()).as("the other process's waiter's token").isGreaterThan(fence);
+        assertThat(waitedInHungProcess.get()).as("the token of a waiter in the hung process").isGreaterThan(fence);
+        assertThat(listener.awaitLoss(PATIENCE)).as("found at the next renewal").isTrue();
+        assertThatThrownBy(hung::unlock).isInstanceOf(LockLostException.class);
+        assertThat(listener.events("lost")).singleElement().satisfies(lost -> assertThat(lost.fencingToken())
+                .isEqualTo(fence));
+        assertThat(listener.events("released")).as("only the waiter's").singleElement()
+                .satisfies(released -> assertThat(released.fencingToken()).isGreaterThan(fence));
+        assertThat(operator.forceRelease("hung", fence)).as("ended already").isFalse();
+    }
+
+    /** Waits for {@code lock} in another thread, then releases it: completes with its fencing token, or -1. */
+    private static Background<Long> takeAndRelease(FencedLock lock) {
+        return new Background<>(() -> {
+            if (!lock.tryLock(PATIENCE)) {
+                return -1L;
+            }
+            long taken = lock.fencingToken();
+            lock.unlock();
+            return taken;
+        });
+    }
+
     @Test
     void aKeyDeletedFromOutsideIsALossAtUnlockEvenBeforeTheWatchdogNoticed() throws Exception {
         RecordingListener listener = new RecordingListener();

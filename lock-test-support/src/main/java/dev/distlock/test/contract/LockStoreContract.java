@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Timeout;
  * that grow with every holder, operations that are safe to run twice for their own token (a client resending a
  * command after a reconnect), the queue (a release hands the lock to the first live waiter, a newcomer finds it
  * busy, a waiter that leaves or is abandoned is never handed the lock), renewals that only lengthen a lease while
- * {@code extend} sets it exactly, and leases that run out. Every wait is bounded.
+ * {@code extend} sets it exactly, leases that run out, and an operator's forced release of one named hold. Every
+ * wait is bounded.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 public abstract class LockStoreContract {
@@ -171,6 +172,50 @@ public abstract class LockStoreContract {
     @Test
     void aReleaseOfANameNeverHeldIsNoRelease() {
         assertThat(store.release("job", "A", 1)).isFalse();
+    }
+
+    /**
+     * An operator's forced release ends only the hold whose fencing token it names, and that hold counts as lost: its
+     * owner can neither renew nor release it (a release run again included), and the next token is larger.
+     */
+    @Test
+    void aForcedReleaseEndsOnlyTheHoldWithItsFencingTokenWhichItsOwnerThenFindsLost() {
+        long stale = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        store.release("job", "A", stale);
+        long fence = store.tryAcquire("job", "B", LEASE, false, WAITER_TIMEOUT).fencingToken();
+
+        assertThat(store.forceRelease("job", stale)).as("an earlier hold's token").isFalse();
+        assertThat(store.forceRelease("job", 0)).as("an unknown token").isFalse();
+        assertThat(store.inspect("job").ownerToken()).isEqualTo("B");
+        assertThat(store.forceRelease("job", fence)).isTrue();
+
+        assertThat(store.isLocked("job")).isFalse();
+        assertThat(store.renew("job", "B", LEASE)).isFalse();
+        assertThat(store.renewAll(List.of(new Renewal("job", "B", LEASE)))).containsExactly(false);
+        assertThat(store.release("job", "B", fence)).as("ended without its owner's release").isFalse();
+        assertThat(store.forceRelease("job", fence)).as("once").isFalse();
+        long next = store.tryAcquire("job", "C", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        assertThat(next).isGreaterThan(fence);
+        assertThat(store.release("job", "B", fence)).as("not a release run again, whoever holds it since").isFalse();
+        assertThat(store.forceRelease("job", fence)).as("a later holder's lock").isFalse();
+        assertThat(store.inspect("job").ownerToken()).isEqualTo("C");
+        assertThat(store.forceRelease("never-held", 1)).isFalse();
+    }
+
+    @Test
+    void aForcedReleaseHandsTheLockToTheFirstLiveWaiterWithALargerToken() {
+        long fence = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
+
+        assertThat(store.forceRelease("job", fence)).isTrue();
+
+        assertThat(store.tryAcquire("job", "N", LEASE, false, WAITER_TIMEOUT).acquired()).as("a newcomer").isFalse();
+        AcquireResult handed = store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
+        assertThat(handed.acquired()).isTrue();
+        assertThat(handed.fencingToken()).isGreaterThan(fence);
+        assertThat(store.extend("job", "A", LEASE)).isFalse();
+        assertThat(store.release("job", "A", fence)).isFalse();
+        assertThat(store.release("job", "W", handed.fencingToken())).as("the waiter's own hold").isTrue();
     }
 
     @Test
