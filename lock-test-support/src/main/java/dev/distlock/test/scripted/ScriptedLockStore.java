@@ -4,15 +4,14 @@ import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
-import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.PassOn;
 import dev.distlock.core.spi.Renewal;
 import dev.distlock.core.spi.StoreFailure;
 import dev.distlock.memory.InMemoryLockStore;
+import dev.distlock.test.ForwardingLockStore;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,7 +36,7 @@ import java.util.function.Supplier;
  * exception whose cause is the {@link InterruptedException} (as Lettuce does). Every call is recorded with
  * its thread, for assertions on who called what.
  */
-public final class ScriptedLockStore implements LockStore {
+public final class ScriptedLockStore extends ForwardingLockStore {
 
     /** The store operations. */
     public enum Op { ACQUIRE, LEAVE, RELEASE, ABANDON, EXTEND, REMAINING, IS_LOCKED, PASS_ON }
@@ -56,6 +55,7 @@ public final class ScriptedLockStore implements LockStore {
 
     /** Scripts calls to {@code backend}. */
     public ScriptedLockStore(InMemoryLockStore backend) {
+        super(backend);
         this.backend = backend;
     }
 
@@ -223,7 +223,12 @@ public final class ScriptedLockStore implements LockStore {
         if (sizes != null) {
             sizes.add(renewals.size());
         }
-        return LockStore.super.renewAll(renewals);
+        boolean[] owned = new boolean[renewals.size()];
+        for (int i = 0; i < owned.length; i++) {
+            Renewal renewal = renewals.get(i);
+            owned[i] = renew(renewal.name(), renewal.token(), renewal.leaseMillis()); // each one scriptable
+        }
+        return owned;
     }
 
     @Override
@@ -265,21 +270,6 @@ public final class ScriptedLockStore implements LockStore {
             return StoreFailure.REFUSED;
         }
         return failure instanceof CommandTimeout ? StoreFailure.IN_DOUBT : StoreFailure.PERMANENT;
-    }
-
-    @Override
-    public LockSnapshot inspect(String name) {
-        return backend.inspect(name);
-    }
-
-    @Override
-    public void announce(String instance, Map<String, String> description, long ttlMillis) {
-        backend.announce(instance, description, ttlMillis);
-    }
-
-    @Override
-    public Map<String, String> announcement(String instance) {
-        return backend.announcement(instance);
     }
 
     @Override

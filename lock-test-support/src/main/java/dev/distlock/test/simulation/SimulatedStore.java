@@ -4,18 +4,16 @@ import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
-import dev.distlock.core.spi.LockSnapshot;
-import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.PassOn;
 import dev.distlock.core.spi.StoreFailure;
 import dev.distlock.memory.InMemoryLockStore;
+import dev.distlock.test.ForwardingLockStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -30,7 +28,7 @@ import java.util.function.Supplier;
  * {@link Faults} drawn from the seed while faults are on. It remembers which holds a release really freed, for the
  * oracle that no release that took effect is reported lost.
  */
-final class SimulatedStore implements LockStore {
+final class SimulatedStore extends ForwardingLockStore {
 
     private final VirtualScheduler scheduler;
     private final InMemoryLockStore backend;
@@ -40,11 +38,16 @@ final class SimulatedStore implements LockStore {
     private Faults faults;
 
     SimulatedStore(VirtualScheduler scheduler, Faults faults, Trace trace) {
+        this(scheduler, faults, trace, new InMemoryLockStore(new VirtualClock(scheduler), Duration.ofHours(1)));
+    }
+
+    private SimulatedStore(VirtualScheduler scheduler, Faults faults, Trace trace, InMemoryLockStore backend) {
+        super(backend);
         this.scheduler = scheduler;
         this.faults = faults;
         this.trace = trace;
         this.random = scheduler.split();
-        this.backend = new InMemoryLockStore(new VirtualClock(scheduler), Duration.ofHours(1));
+        this.backend = backend;
     }
 
     InMemoryLockStore backend() {
@@ -114,62 +117,9 @@ final class SimulatedStore implements LockStore {
         });
     }
 
-    // --- the blocking operations: the engine makes none for non-blocking callers but announcements and reads ---
-
-    @Override
-    public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
-            long waiterTimeoutMillis) {
-        return backend.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis);
-    }
-
-    @Override
-    public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
-        return backend.leaveQueue(name, token, leaseMillis);
-    }
-
     @Override
     public boolean release(String name, String token, long fencingToken) {
         return recordRelease(name, fencingToken, backend.release(name, token, fencingToken));
-    }
-
-    @Override
-    public void abandon(String name, String token) {
-        backend.abandon(name, token);
-    }
-
-    @Override
-    public boolean extend(String name, String token, long leaseMillis) {
-        return backend.extend(name, token, leaseMillis);
-    }
-
-    @Override
-    public boolean renew(String name, String token, long leaseMillis) {
-        return backend.renew(name, token, leaseMillis);
-    }
-
-    @Override
-    public long remainingLeaseMillis(String name, String token) {
-        return backend.remainingLeaseMillis(name, token);
-    }
-
-    @Override
-    public boolean isLocked(String name) {
-        return backend.isLocked(name);
-    }
-
-    @Override
-    public LockSnapshot inspect(String name) {
-        return backend.inspect(name);
-    }
-
-    @Override
-    public void announce(String instance, Map<String, String> description, long ttlMillis) {
-        backend.announce(instance, description, ttlMillis);
-    }
-
-    @Override
-    public Map<String, String> announcement(String instance) {
-        return backend.announcement(instance);
     }
 
     @Override
