@@ -54,6 +54,7 @@ final class Acquirer {
             return false;
         }
         hold.owner = Thread.currentThread();
+        awaitAnnounced();
         return true;
     }
 
@@ -74,7 +75,22 @@ final class Acquirer {
                 Thread.currentThread(), steps);
         CompletableFuture<List<Hold>> result = acquisition.start();
         steps.await(acquisition);
-        return outcome(result, acquisition.wasInterrupted()) != null;
+        if (outcome(result, acquisition.wasInterrupted()) == null) {
+            return false;
+        }
+        awaitAnnounced();
+        return true;
+    }
+
+    /**
+     * A registry's first hold is reported only once the registry is announced (one store call, once per registry), so
+     * that another process's {@code inspect} never finds the lock held by nobody it can name.
+     */
+    private void awaitAnnounced() {
+        CompletableFuture<Void> announced = registry.announced();
+        if (!announced.isDone()) {
+            StoreCalls.uninterrupted(announced::join);
+        }
     }
 
     /**
@@ -140,12 +156,12 @@ final class Acquirer {
      * makes, {@code null}, or its failure; cancelling it {@code cancel}s the acquisition, and a hold made for a
      * caller that gave up meanwhile is given to {@code giveBack}.
      */
-    private static <T> CompletableFuture<DetachedLock> detached(CompletableFuture<T> outcome, Runnable cancel,
+    private <T> CompletableFuture<DetachedLock> detached(CompletableFuture<T> outcome, Runnable cancel,
             Function<T, DetachedLock> detach, Consumer<T> giveBack) {
         CompletableFuture<DetachedLock> handle = new CompletableFuture<>();
-        outcome.whenComplete((held, error) -> {
+        outcome.thenCompose(this::afterAnnounced).whenComplete((held, error) -> {
             if (error != null) {
-                handle.completeExceptionally(error);
+                handle.completeExceptionally(StoreCalls.unwrapped(error));
             } else if (!handle.complete(held != null ? detach.apply(held) : null) && held != null) {
                 giveBack.accept(held); // the caller gave up meanwhile
             }
@@ -156,6 +172,15 @@ final class Acquirer {
             }
         });
         return handle;
+    }
+
+    /** {@code held}, once the registry is announced ({@link #awaitAnnounced}); answered on a step executor then. */
+    private <T> CompletableFuture<T> afterAnnounced(T held) {
+        CompletableFuture<Void> announced = registry.announced();
+        if (held == null || announced.isDone()) {
+            return CompletableFuture.completedFuture(held);
+        }
+        return announced.thenApplyAsync(done -> held, registry.runtime()::afterAnswer);
     }
 
     /** A hold made for a caller that gave up meanwhile: released in the background. */

@@ -7,6 +7,7 @@ import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,6 +32,8 @@ final class Presence {
     private final String application;
     private final Instant createdAt;
     private final AtomicBoolean announcing = new AtomicBoolean();
+    /** Completes once the first announcement was answered (or failed, or the registry closed first). */
+    private final CompletableFuture<Void> firstAnnounced = new CompletableFuture<>();
     private volatile LockHolder identity;
 
     Presence(LockStore store, EngineRuntime runtime, String instance, String application) {
@@ -73,12 +76,16 @@ final class Presence {
                 lease == LockStore.NEVER_EXPIRES ? null : Duration.ofMillis(lease), snapshot.waiting());
     }
 
-    /** From the first hold on, keeps this registry's announcement alive in the store, in the background. */
-    void announceFromNowOn() {
-        if (announcing.get() || !announcing.compareAndSet(false, true)) {
-            return;
+    /**
+     * From the first hold on, keeps this registry's announcement alive in the store, in the background. The future
+     * completes once the first announcement was answered (or failed): an acquisition reports its hold only then, so
+     * that another process's {@code inspect} never finds the lock held by nobody it can name.
+     */
+    CompletableFuture<Void> announceFromNowOn() {
+        if (!announcing.get() && announcing.compareAndSet(false, true)) {
+            announceNowAndLater();
         }
-        announceNowAndLater();
+        return firstAnnounced;
     }
 
     /** Announces on a call thread, then again a third of the announcement's lifetime later, until the registry closes. */
@@ -87,7 +94,7 @@ final class Presence {
             runtime.calls().execute(this::announce);
             runtime.schedule(this::announceNowAndLater, TimeUnit.MILLISECONDS.toNanos(TTL_MILLIS / 3));
         } catch (RejectedExecutionException closed) {
-            // the registry is closing
+            firstAnnounced.complete(null); // the registry is closing
         }
     }
 
@@ -96,6 +103,8 @@ final class Presence {
             store.announce(instance, Announcement.toMap(identity()), TTL_MILLIS);
         } catch (RuntimeException failure) {
             log.debug("Announcing this registry failed; trying again later", failure);
+        } finally {
+            firstAnnounced.complete(null);
         }
     }
 }

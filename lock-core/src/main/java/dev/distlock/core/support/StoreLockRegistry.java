@@ -247,6 +247,11 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         holds.start(hold, acquisition);
     }
 
+    /** Completes once this registry's first announcement was answered (see {@link Presence#announceFromNowOn}). */
+    CompletableFuture<Void> announced() {
+        return presence.announceFromNowOn();
+    }
+
     LockStore store() {
         return store;
     }
