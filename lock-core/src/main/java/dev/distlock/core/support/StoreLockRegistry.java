@@ -16,9 +16,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A {@link LockRegistry} on a {@link LockStore}, the same for every backend: a thin façade over the engine.
@@ -39,9 +36,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
-    /** How long {@link #close()} gives waiting calls to leave the store's queue. */
-    private static final long CLOSE_WAIT_MILLIS = 5000;
-
     private final LockStore store;
     /** The store's operations for non-blocking callers and the background: its own, or made on the call threads. */
     private final AsyncLockStore sends;
@@ -59,10 +53,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     private final HoldLeases leases;
     private final Acquirer acquirer = new Acquirer(this);
     private final Presence presence;
-    private final AtomicBoolean closed = new AtomicBoolean();
-    /** The withdrawal of the waiting calls, once closing began. */
-    private final CompletableFuture<CompletableFuture<Void>> withdrawn = new CompletableFuture<>();
-    private final AtomicBoolean finished = new AtomicBoolean();
+    private final RegistryClosing closing;
 
     protected StoreLockRegistry(LockStore store, LockRegistryBuilder<?> settings) {
         this.store = Objects.requireNonNull(store, "store");
@@ -77,6 +68,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         this.holds = new HoldLifecycle(store, sends, callerSends, names, listeners, runtime, waiterTimeoutMillis());
         this.leases = new HoldLeases(holds);
         this.presence = new Presence(store, runtime, tokens.instance(), settings.applicationName());
+        this.closing = new RegistryClosing(names, waiters, runtime, store);
     }
 
     @Override
@@ -137,48 +129,15 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
      */
     @Override
     public void close() {
-        CompletableFuture<Void> withdrawn = withdrawForClose();
-        boolean interrupted = false;
-        while (true) {
-            try {
-                withdrawn.get();
-                break;
-            } catch (InterruptedException interrupt) {
-                interrupted = true; // the wait is bounded by the runtime's timer: it ends anyway
-            } catch (ExecutionException impossible) {
-                break;
-            }
-        }
-        finishClose();
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        closing.close();
     }
 
     /**
-     * {@link #close()} without waiting: the stage completes once the waiting calls withdrew (at most
-     * {@value #CLOSE_WAIT_MILLIS} ms on the registry's runtime) and the backend resources are freed.
+     * {@link #close()} without waiting: the stage completes once the waiting calls withdrew (at most five seconds on
+     * the registry's runtime) and the backend resources are freed.
      */
     public CompletionStage<Void> closeAsync() {
-        return withdrawForClose().thenRun(this::finishClose);
-    }
-
-    /** Closes the registry to new calls and withdraws the waiting ones: completes when they left, or at the limit. */
-    private CompletableFuture<Void> withdrawForClose() {
-        if (closed.compareAndSet(false, true)) {
-            names.openGatesForClose(); // calls waiting at a gate go on, to find the registry closed
-            CompletableFuture<Void> left = waiters.withdrawAll();
-            runtime.after(TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS), () -> left.complete(null));
-            withdrawn.complete(left);
-        }
-        return withdrawn.join();
-    }
-
-    private void finishClose() {
-        if (finished.compareAndSet(false, true)) {
-            runtime.close();
-            store.close();
-        }
+        return closing.closeAsync();
     }
 
     // --- used by StoreLock and StoreDetachedLock ---
@@ -285,11 +244,11 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     }
 
     boolean isClosed() {
-        return closed.get();
+        return closing.isClosed();
     }
 
     void checkOpen(String name) {
-        if (closed.get()) {
+        if (closing.isClosed()) {
             throw new IllegalStateException("Lock '" + name + "' cannot be acquired: its registry is closed");
         }
     }
