@@ -6,7 +6,7 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * Where one registry's work runs besides its callers' threads. Once {@linkplain #close() closed}, every method
  * that takes work throws {@link RejectedExecutionException} (the engine then runs the work itself, to find the
- * registry closed).
+ * registry closed); work handed over before still runs, so that every call under way comes to its end.
  */
 public interface EngineExecutors extends AutoCloseable {
 
@@ -24,7 +24,10 @@ public interface EngineExecutors extends AutoCloseable {
     /** Store calls that block, each up to a client's command timeout. */
     Executor calls();
 
-    /** Stops taking work; work not started yet is dropped. */
+    /**
+     * Stops taking work. Work handed over before still runs, timer tasks at their time: a wait, pause or retry under
+     * way ends as it would have, and finds the registry closed.
+     */
     @Override
     void close();
 

@@ -57,10 +57,14 @@ public final class SystemExecutors implements EngineExecutors {
         return calls;
     }
 
+    /**
+     * Takes no new work; what was handed over still runs (timer tasks at their time), and the threads end once it
+     * has: every call under way comes to its end, and a closed registry's threads do not outlive its last task.
+     */
     @Override
     public void close() {
-        timer.shutdownNow();
-        calls.shutdownNow();
-        steps.shutdownNow();
+        timer.shutdown();
+        calls.shutdown();
+        steps.shutdown();
     }
 }

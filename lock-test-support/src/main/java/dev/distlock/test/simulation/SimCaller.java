@@ -34,6 +34,8 @@ final class SimCaller {
     private CompletableFuture<?> pending;
     private String pendingWhat = "";
     private long holds;
+    /** Its process closed its registry: it starts no new call. */
+    private boolean stopped;
 
     SimCaller(Simulation simulation, SimProcess process, ScriptedLockRegistry registry, String id, long endNanos) {
         this.simulation = simulation;
@@ -42,6 +44,15 @@ final class SimCaller {
         this.id = id;
         this.endNanos = endNanos;
         this.random = simulation.scheduler().split();
+    }
+
+    SimProcess process() {
+        return process;
+    }
+
+    /** Its process closes its registry: no new call from now on. */
+    void stop() {
+        stopped = true;
     }
 
     boolean idle() {
@@ -62,7 +73,7 @@ final class SimCaller {
 
     /** Starts the next call, unless the callers stopped. */
     void nextCall() {
-        if (scheduler().nanoTime() >= endNanos) {
+        if (stopped || scheduler().nanoTime() >= endNanos) {
             return;
         }
         Scenario scenario = simulation.scenario();
@@ -96,7 +107,8 @@ final class SimCaller {
         Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
         if (cause != null) {
             boolean expected = cause instanceof CancellationException && cancelled
-                    || cause instanceof LockBackendException && isSimulatedFault(cause.getCause());
+                    || cause instanceof LockBackendException && isSimulatedFault(cause.getCause())
+                    || stopped && cause instanceof IllegalStateException;
             if (!expected) {
                 simulation.violation(id + "'s tryLockAsync(" + names + ") failed with " + cause);
             }

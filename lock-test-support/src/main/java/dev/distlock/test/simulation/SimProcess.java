@@ -69,7 +69,7 @@ final class SimProcess implements LockRuntime {
         return new Executors();
     }
 
-    /** One registry's executors: tasks of this process, dropped once closed. */
+    /** One registry's executors: tasks of this process; once closed, they take no new work and finish the rest. */
     private final class Executors implements EngineExecutors {
 
         private boolean closed;
@@ -78,21 +78,13 @@ final class SimProcess implements LockRuntime {
         @Override
         public Scheduled schedule(Runnable task, long delayNanos) {
             checkOpen();
-            VirtualScheduler.Task scheduled = scheduler.after(delayNanos, SimProcess.this, () -> {
-                if (!closed) {
-                    task.run();
-                }
-            });
+            VirtualScheduler.Task scheduled = scheduler.after(delayNanos, SimProcess.this, task);
             return () -> scheduled.cancelled = true;
         }
 
         private void run(Runnable task) {
             checkOpen();
-            scheduler.soon(SimProcess.this, () -> {
-                if (!closed) {
-                    task.run();
-                }
-            });
+            scheduler.soon(SimProcess.this, task);
         }
 
         private void checkOpen() {

@@ -4,6 +4,7 @@ import dev.distlock.test.scripted.ScriptedLockRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
@@ -37,6 +38,7 @@ public final class Simulation {
     private final List<String> names;
     private final List<SimCaller> callers = new ArrayList<>();
     private final List<ScriptedLockRegistry> registries = new ArrayList<>();
+    private final List<SimProcess> processes = new ArrayList<>();
 
     private Simulation(long seed, Scenario scenario) {
         this.seed = seed;
@@ -56,6 +58,7 @@ public final class Simulation {
         long end = scheduler.nanoTime() + scenario.duration().toNanos();
         for (int p = 0; p < scenario.processes(); p++) {
             SimProcess process = new SimProcess("p" + p, scheduler);
+            processes.add(process);
             ScriptedLockRegistry registry = ScriptedLockRegistry.on(store).runtime(process)
                     .defaultLease(scenario.lease().multipliedBy(2)).maxPollInterval(Duration.ofMillis(200)).build();
             registries.add(registry);
@@ -65,6 +68,7 @@ public final class Simulation {
                 scheduler.soon(process, caller::nextCall);
             }
         }
+        maybeCloseOneProcess(end);
         scheduler.runUntil(() -> false, end);
         store.faults(Faults.NONE.with(scenario.faults().commandTimeout()));
         trace.add("callers stop; faults off");
@@ -77,6 +81,26 @@ public final class Simulation {
         scheduler.failures().forEach(failure -> violation("a task threw " + failure));
         long holds = callers.stream().mapToLong(SimCaller::holds).sum();
         return new SimulationResult(seed, List.copyOf(violations), holds, scheduler.steps(), trace.lines());
+    }
+
+    /**
+     * With the chance of {@link Faults#close()}, one process closes its registry at a moment drawn from the seed, while
+     * its callers are busy: they stop, their calls in flight end (a wait with the registry's {@link
+     * IllegalStateException}), and its holds are released by their callers or expire.
+     */
+    private void maybeCloseOneProcess(long end) {
+        SplittableRandom random = scheduler.random();
+        if (scenario.faults().close() == 0 || random.nextDouble() >= scenario.faults().close()) {
+            return; // without the fault nothing is drawn: a seed's run stays what it was
+        }
+        int index = random.nextInt(registries.size());
+        ScriptedLockRegistry registry = registries.get(index);
+        SimProcess process = processes.get(index);
+        scheduler.after(random.nextLong(end - scheduler.nanoTime()), process, () -> {
+            trace.add(process.id + " closes its registry");
+            callers.stream().filter(caller -> caller.process() == process).forEach(SimCaller::stop);
+            registry.closeAsync();
+        });
     }
 
     /** After the leases and queue places ran out, nothing is held or queued, and no registry keeps a name. */

@@ -47,11 +47,12 @@ class SimulationTest {
     }
 
     /**
-     * Seeds that once broke a promise: a set whose first name's fixed lease ran out while it waited for the second
-     * answered with a name it no longer held.
+     * Seeds that broke a promise: a process closed its registry while a caller waited at its name's local gate, and
+     * the closing executors dropped the step that would have ended that call (it never ended). The engine's other
+     * cases found by seeds are pinned by scripted tests too ({@code MultiNameFaultsTest}, {@code SystemExecutorsTest}).
      */
     @ParameterizedTest
-    @ValueSource(longs = {2, 10, 13, 16, 18, 20})
+    @ValueSource(longs = {21, 53, 96})
     void regressions(long seed) {
         SimulationResult result = Simulation.run(seed, Scenario.DEFAULT);
         assertThat(result.violations()).as(result.report(120)).isEmpty();
