@@ -130,6 +130,12 @@ public final class HoldClock {
         return TimeUnit.MILLISECONDS.toNanos(Math.max(1, millis));
     }
 
+    /** Whether a pause of {@link #pollPauseNanos} ({@code pauseNanos}) lasts until the holder's lease runs out. */
+    static boolean pausesUntilLeaseEnd(long pauseNanos, long holderLeaseMillis) {
+        return holderLeaseMillis >= 0
+                && pauseNanos == TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(holderLeaseMillis, Long.MAX_VALUE - 1) + 1));
+    }
+
     /** How soon a failed renewal is tried again: a tenth of the lease, at most a second. */
     static long retryDelayNanos(long leaseMillis) {
         return TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(leaseMillis / 10, MAX_RETRY_DELAY_MILLIS)));

@@ -80,7 +80,8 @@ final class HoldLifecycle {
     void start(Hold hold, Acquisition acquisition) {
         hold.state.add(hold);
         if (listeners.any()) {
-            listeners.acquired(new LockEvent(hold.name, hold.label, hold.fencingToken, acquisition.waited(), null));
+            listeners.acquired(new LockEvent(hold.name, hold.label, hold.fencingToken, acquisition.waited(), null,
+                    acquisition.waitEnd()));
         }
         watchdog.watch(hold);
     }
