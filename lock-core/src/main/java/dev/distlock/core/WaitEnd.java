@@ -15,7 +15,10 @@ public enum WaitEnd {
     POLL("poll"),
     /** The call woke when the holder's lease ran out, and the try then got the lock. */
     LEASE_END("lease-end"),
-    /** A release by a caller of the same registry let the call in, passing its try on with the release. */
+    /**
+     * A caller of the same registry had the lock: its release let this call in (passing this call's first try on with
+     * the release, where the store can), and that try got the lock.
+     */
     LOCAL_HAND_OFF("local-hand-off");
 
     private final String tagValue;

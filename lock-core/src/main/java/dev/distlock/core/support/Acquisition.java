@@ -81,7 +81,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
         if (entry.isDone()) {
             submit(this::entered);
         } else {
-            execute(this::armDeadline);
+            execute(this::waitAtGate);
             entry.whenComplete((entered, error) -> submit(this::entered));
         }
         return result();
@@ -143,7 +143,6 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
             newAttempt();
             return;
         }
-        waitEnd = WaitEnd.LOCAL_HAND_OFF;
         try {
             admit();
         } catch (RuntimeException closed) {
@@ -157,6 +156,12 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
         // busy answer is followed by another try at once
         noticeMissed = waits;
         awaitTry(current, passed.answer(), passed.sentNanos(), waits, true);
+    }
+
+    /** Another call of this registry has the name: this one waits at the gate until it lets this one in. */
+    private void waitAtGate() {
+        waitEnd = WaitEnd.LOCAL_HAND_OFF;
+        armDeadline();
     }
 
     private void newAttempt() throws InterruptedException {
