@@ -132,8 +132,9 @@ public final class HoldClock {
 
     /** Whether a pause of {@link #pollPauseNanos} ({@code pauseNanos}) lasts until the holder's lease runs out. */
     static boolean pausesUntilLeaseEnd(long pauseNanos, long holderLeaseMillis) {
-        return holderLeaseMillis >= 0
-                && pauseNanos == TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(holderLeaseMillis, Long.MAX_VALUE - 1) + 1));
+        // the lease end was chosen when the pause is its length: the holder's lease, plus the millisecond it rounds up
+        return holderLeaseMillis >= 0 && holderLeaseMillis < Long.MAX_VALUE
+                && pauseNanos == TimeUnit.MILLISECONDS.toNanos(Math.max(1, holderLeaseMillis + 1));
     }
 
     /** How soon a failed renewal is tried again: a tenth of the lease, at most a second. */
