@@ -47,6 +47,16 @@ public interface DetachedLock {
         return Map.of(name(), fencingToken());
     }
 
+    /**
+     * How the wait of the acquire that made this hold ended; {@code null} where it is not known, e.g. for a hold of
+     * several names.
+     *
+     * @since 0.1.0
+     */
+    default WaitEnd waitEnd() {
+        return null;
+    }
+
     /** Whether this hold is neither released nor known to be lost. */
     boolean isHeld();
 

@@ -138,6 +138,18 @@ public interface FencedLock extends Lock {
     }
 
     /**
+     * How the wait of the acquire that made the current thread's hold ended (a re-entrant acquire does not wait: it
+     * keeps the first one's); {@code null} where it is not known, e.g. for a lock on several names.
+     *
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     * @since 0.1.0
+     */
+    default WaitEnd waitEnd() {
+        fencingTokens(); // the same check as the other accessors of the hold
+        return null;
+    }
+
+    /**
      * Sets the remaining lease of the current thread's hold to {@code lease}; a renewed hold is renewed to
      * this length from now on.
      *

@@ -12,6 +12,13 @@ import java.time.Duration;
  * @param elapsed time waited (acquired, acquire failed; acquire retrying: the wait so far) or held (released, lost,
  *        renewal failed, release failed)
  * @param error the failure, if the event is one; {@code null} for a plain timeout
+ * @param waitEnd for an acquired event, how the wait ended; {@code null} for every other event
  */
-public record LockEvent(String lockName, String label, long fencingToken, Duration elapsed, Throwable error) {
+public record LockEvent(String lockName, String label, long fencingToken, Duration elapsed, Throwable error,
+        WaitEnd waitEnd) {
+
+    /** An event without a wait end: every event but the acquired one. */
+    public LockEvent(String lockName, String label, long fencingToken, Duration elapsed, Throwable error) {
+        this(lockName, label, fencingToken, elapsed, error, null);
+    }
 }

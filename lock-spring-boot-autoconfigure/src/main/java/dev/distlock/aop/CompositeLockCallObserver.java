@@ -1,5 +1,6 @@
 package dev.distlock.aop;
 
+import dev.distlock.core.WaitEnd;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,9 +39,14 @@ final class CompositeLockCallObserver implements LockCallObserver {
 
         @Override
         public Holding acquired(long fencingToken) {
+            return acquired(fencingToken, null);
+        }
+
+        @Override
+        public Holding acquired(long fencingToken, WaitEnd waitEnd) {
             List<Holding> holding = new ArrayList<>(each.size());
             for (Acquiring acquiring : each) {
-                holding.add(acquiring.acquired(fencingToken));
+                holding.add(acquiring.acquired(fencingToken, waitEnd));
             }
             return new AllHolding(holding);
         }

@@ -67,7 +67,7 @@ final class LockCall {
         }
         if (acquired) {
             return CallHold.ofThread(lock, registry, operation.label(), operation.holdAtLeast(),
-                    observed.acquired(firstToken(lock.fencingTokens())));
+                    observed.acquired(firstToken(lock.fencingTokens()), lock.waitEnd()));
         }
         if (skips) {
             observed.missed(AcquireOutcome.SKIPPED, null);
@@ -109,7 +109,7 @@ final class LockCall {
                 result.completeExceptionally(failure);
             } else if (hold != null) {
                 CallHold held = CallHold.ofDetached(hold, registry, operation.label(), operation.holdAtLeast(),
-                        observed.acquired(firstToken(hold.fencingTokens())));
+                        observed.acquired(firstToken(hold.fencingTokens()), hold.waitEnd()));
                 if (!result.complete(held)) {
                     held.releaseQuietly(); // the subscriber left meanwhile
                 }

@@ -1,5 +1,6 @@
 package dev.distlock.aop;
 
+import dev.distlock.core.WaitEnd;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Locale;
@@ -106,6 +107,14 @@ public interface LockCallObserver {
 
         /** The lock was acquired; returns the observer of the hold that starts now. */
         Holding acquired(long fencingToken);
+
+        /**
+         * The lock was acquired, its wait having ended as {@code waitEnd} ({@code null} if not known); returns the
+         * observer of the hold that starts now. By default, {@link #acquired(long)}.
+         */
+        default Holding acquired(long fencingToken, WaitEnd waitEnd) {
+            return acquired(fencingToken);
+        }
 
         /** The acquire ended without the lock; {@code error} is the failure, if any. */
         void missed(AcquireOutcome outcome, Throwable error);

@@ -1,8 +1,11 @@
 package dev.distlock.micrometer;
 
+import io.micrometer.common.KeyValues;
+
 /**
  * The default {@link LockAcquireObservationConvention}: observation {@value #NAME}, contextual name
- * {@code "acquire <label>"}, low-cardinality {@code lock} and {@code outcome}, high-cardinality
+ * {@code "acquire <label>"}, low-cardinality {@code lock}, {@code outcome} and
+ * {@code wait.end}, high-cardinality
  * {@code distlock.key} and {@code distlock.fencing.token}. Extend it to change one of them.
  *
  * @since 0.1.0
@@ -17,5 +20,12 @@ public class DefaultLockAcquireObservationConvention extends LockObservationConv
 
     public DefaultLockAcquireObservationConvention() {
         super(NAME, "acquire");
+    }
+
+    /** {@code lock}, {@code outcome} and {@code wait.end}. */
+    @Override
+    public KeyValues getLowCardinalityKeyValues(LockObservationContext context) {
+        return super.getLowCardinalityKeyValues(context).and(
+                DistlockObservationDocumentation.LowCardinalityKeyNames.WAIT_END.withValue(context.getWaitEnd()));
     }
 }

@@ -7,7 +7,7 @@ import io.micrometer.observation.docs.ObservationDocumentation;
 
 /**
  * The observations of {@code @DistributedLock} calls. Low-cardinality keys (fit for metric tags): {@code lock}
- * (the label, never the key) and {@code outcome}. High-cardinality keys (traces only): {@code distlock.key} and
+ * (the label, never the key), {@code outcome} and, for the acquire, {@code wait.end}. High-cardinality keys (traces only): {@code distlock.key} and
  * {@code distlock.fencing.token}. Both names start with {@code distlock.}, so Spring Boot's
  * {@code management.observations.enable.distlock=false} turns them off.
  *
@@ -26,6 +26,11 @@ public enum DistlockObservationDocumentation implements ObservationDocumentation
 
     /** The hold: from acquired to released, found lost or failed to release; the method runs inside it. */
     HOLD {
+
+        @Override
+        public KeyName[] getLowCardinalityKeyNames() {
+            return new KeyName[] {LowCardinalityKeyNames.LOCK, LowCardinalityKeyNames.OUTCOME};
+        }
 
         @Override
         public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
@@ -59,6 +64,17 @@ public enum DistlockObservationDocumentation implements ObservationDocumentation
             @Override
             public String asString() {
                 return "outcome";
+            }
+        },
+
+        /**
+         * The acquire only: how its wait ended, {@code immediate}, {@code notice}, {@code poll}, {@code lease-end},
+         * {@code local-hand-off}, or {@code none} without the lock.
+         */
+        WAIT_END {
+            @Override
+            public String asString() {
+                return "wait.end";
             }
         }
     }

@@ -18,6 +18,7 @@ public final class LockObservationContext extends Observation.Context {
     private final boolean hold;
     private volatile String outcome = "unknown";
     private volatile long fencingToken;
+    private volatile String waitEnd = "none";
 
     LockObservationContext(String label, String key, Method method, boolean hold, long fencingToken) {
         this.label = label;
@@ -57,6 +58,19 @@ public final class LockObservationContext extends Observation.Context {
 
     void setOutcome(String outcome) {
         this.outcome = outcome;
+    }
+
+    /**
+     * How the acquire's wait ended ({@link dev.distlock.core.WaitEnd#tagValue()}): {@code immediate},
+     * {@code notice}, {@code poll}, {@code lease-end} or {@code local-hand-off} once acquired; {@code none} while
+     * not acquired, and for an acquire that ended without the lock or whose lock does not tell.
+     */
+    public String getWaitEnd() {
+        return waitEnd;
+    }
+
+    void setWaitEnd(String waitEnd) {
+        this.waitEnd = waitEnd;
     }
 
     /** The hold's fencing token, or 0 while there is none. */

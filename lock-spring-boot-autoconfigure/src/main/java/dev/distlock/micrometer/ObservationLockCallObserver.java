@@ -1,5 +1,6 @@
 package dev.distlock.micrometer;
 
+import dev.distlock.core.WaitEnd;
 import dev.distlock.aop.LockCallObserver;
 import dev.distlock.aop.MethodInvoker;
 import io.micrometer.observation.Observation;
@@ -61,6 +62,14 @@ public final class ObservationLockCallObserver implements LockCallObserver {
 
         @Override
         public Holding acquired(long fencingToken) {
+            return acquired(fencingToken, null);
+        }
+
+        @Override
+        public Holding acquired(long fencingToken, WaitEnd waitEnd) {
+            if (waitEnd != null) {
+                context.setWaitEnd(waitEnd.tagValue());
+            }
             context.setOutcome(AcquireOutcome.ACQUIRED.tagValue());
             context.setFencingToken(fencingToken);
             observation.stop();

@@ -1,5 +1,6 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.WaitEnd;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
@@ -49,6 +50,8 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
     private boolean late;
     /** Whether the first attempt ended without the lock and another began: it has a token of its own. */
     private boolean restarted;
+    /** What let the latest try happen: the first try, a notice, a timer, the gate's hand-off. */
+    private WaitEnd waitEnd = WaitEnd.IMMEDIATE;
 
     /**
      * @param waitNanos how long to wait; 0 for one try, {@link Long#MAX_VALUE} for no limit
@@ -78,7 +81,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
         if (entry.isDone()) {
             submit(this::entered);
         } else {
-            execute(this::armDeadline);
+            execute(this::waitAtGate);
             entry.whenComplete((entered, error) -> submit(this::entered));
         }
         return result();
@@ -100,11 +103,16 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
 
     /** The registry closes: a waiting call withdraws. */
     void wakeForClose() {
-        submit(this::wakeIfSleeping);
+        submit(() -> wakeIfSleeping(WaitEnd.POLL));
     }
 
     Duration waited() {
         return time.waited();
+    }
+
+    /** How the wait ended: what let the try that got the lock happen. */
+    WaitEnd waitEnd() {
+        return waitEnd;
     }
 
     // --- steps ---
@@ -150,9 +158,18 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
         awaitTry(current, passed.answer(), passed.sentNanos(), waits, true);
     }
 
+    /** Another call of this registry has the name: this one waits at the gate until it lets this one in. */
+    private void waitAtGate() {
+        waitEnd = WaitEnd.LOCAL_HAND_OFF;
+        armDeadline();
+    }
+
     private void newAttempt() throws InterruptedException {
         admit();
         String token = restarted ? registry.newToken() : firstToken;
+        if (restarted) {
+            waitEnd = WaitEnd.POLL;
+        }
         attempt = new Attempt(registry, request, token, waits ? this::noticeArrived : null, async);
         tryStore(waits);
     }
@@ -172,7 +189,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
             if (inFlight()) {
                 noticeMissed = true;
             } else {
-                wakeIfSleeping();
+                wakeIfSleeping(WaitEnd.NOTICE);
             }
         });
     }
@@ -210,8 +227,8 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
                 && remainingNanos() > 0) {
             // a hand-off before the registry hears them would go unnoticed until the next poll: ask again once they
             // are heard, or after a poll interval
-            sleep(Math.min(remainingNanos(), TimeUnit.MILLISECONDS.toNanos(registry.maxPollMillis())));
-            store.handOffs().listen().whenComplete((heard, error) -> submit(this::wakeIfSleeping));
+            sleep(Math.min(remainingNanos(), TimeUnit.MILLISECONDS.toNanos(registry.maxPollMillis())), WaitEnd.POLL);
+            store.handOffs().listen().whenComplete((heard, error) -> submit(() -> wakeIfSleeping(WaitEnd.POLL)));
             return;
         }
         if (answer.acquired()) {
@@ -247,27 +264,34 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
             return;
         }
         armDeadline();
-        sleep(Math.min(remaining, HoldClock.pollPauseNanos(registry.runtime().random(), registry.maxPollMillis(), answer.holderLeaseMillis())));
+        long pause = HoldClock.pollPauseNanos(registry.runtime().random(), registry.maxPollMillis(),
+                answer.holderLeaseMillis());
+        sleep(Math.min(remaining, pause),
+                HoldClock.pausesUntilLeaseEnd(pause, answer.holderLeaseMillis()) ? WaitEnd.LEASE_END : WaitEnd.POLL);
         if (noticeMissed) {
             noticeMissed = false;
-            wakeIfSleeping();
+            wakeIfSleeping(WaitEnd.NOTICE);
         }
     }
 
-    private void sleep(long nanos) {
-        time.sleep(nanos, () -> submit(this::wakeIfSleeping));
+    /** Sleeps for {@code nanos}; the timer's wake-up is {@code timerEnd} (the poll or the holder's lease end). */
+    private void sleep(long nanos, WaitEnd timerEnd) {
+        time.sleep(nanos, () -> submit(() -> wakeIfSleeping(timerEnd)));
     }
 
     /**
-     * Woken by a notice, the poll timer, the deadline or the registry's close: the notice's hold if it can be
-     * trusted; else another try while the wait lasts, or the end of the wait as {@link #handle} decides it.
+     * Woken by a notice, the poll timer, the deadline or the registry's close ({@code by}, what the wait ended with
+     * should the next try get the lock): the notice's hold if it can be trusted; else another try while the wait
+     * lasts, or the end of the wait as {@link #handle} decides it.
      */
-    private void wakeIfSleeping() throws InterruptedException {
+    private void wakeIfSleeping(WaitEnd by) throws InterruptedException {
         if (!time.wake()) {
             return;
         }
+        waitEnd = by;
         Hold handedOver = attempt.noticeHold();
         if (handedOver != null) {
+            waitEnd = WaitEnd.NOTICE;
             finish(handedOver, null);
             return;
         }
@@ -301,7 +325,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
                 finish(null, null);
             }
         } else {
-            wakeIfSleeping();
+            wakeIfSleeping(WaitEnd.POLL);
         }
     }
 

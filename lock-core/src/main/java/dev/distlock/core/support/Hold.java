@@ -1,5 +1,6 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.WaitEnd;
 import dev.distlock.core.LockEvent;
 import dev.distlock.core.runtime.EngineExecutors;
 import java.lang.invoke.MethodHandles;
@@ -56,6 +57,8 @@ final class Hold extends TrustedLease {
 
     /** The owning thread; {@code null} until a blocking caller takes it, and once detached. */
     volatile Thread owner;
+    /** How the acquisition's wait ended; set before the hold is handed to its caller. */
+    WaitEnd waitEnd;
 
     /** Re-entrant holds of the owner; only the owner touches it. */
     int count = 1;

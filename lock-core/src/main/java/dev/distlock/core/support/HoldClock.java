@@ -130,6 +130,13 @@ public final class HoldClock {
         return TimeUnit.MILLISECONDS.toNanos(Math.max(1, millis));
     }
 
+    /** Whether a pause of {@link #pollPauseNanos} ({@code pauseNanos}) lasts until the holder's lease runs out. */
+    static boolean pausesUntilLeaseEnd(long pauseNanos, long holderLeaseMillis) {
+        // the lease end was chosen when the pause is its length: the holder's lease, plus the millisecond it rounds up
+        return holderLeaseMillis >= 0 && holderLeaseMillis < Long.MAX_VALUE
+                && pauseNanos == TimeUnit.MILLISECONDS.toNanos(Math.max(1, holderLeaseMillis + 1));
+    }
+
     /** How soon a failed renewal is tried again: a tenth of the lease, at most a second. */
     static long retryDelayNanos(long leaseMillis) {
         return TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(leaseMillis / 10, MAX_RETRY_DELAY_MILLIS)));

@@ -78,9 +78,11 @@ final class HoldLifecycle {
 
     /** A new hold, made by {@code acquisition}: listeners hear of it before the watchdog can report it lost. */
     void start(Hold hold, Acquisition acquisition) {
+        hold.waitEnd = acquisition.waitEnd();
         hold.state.add(hold);
         if (listeners.any()) {
-            listeners.acquired(new LockEvent(hold.name, hold.label, hold.fencingToken, acquisition.waited(), null));
+            listeners.acquired(new LockEvent(hold.name, hold.label, hold.fencingToken, acquisition.waited(), null,
+                    hold.waitEnd));
         }
         watchdog.watch(hold);
     }

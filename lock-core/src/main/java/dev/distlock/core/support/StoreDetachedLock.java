@@ -1,5 +1,6 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.WaitEnd;
 import dev.distlock.core.DetachedLock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -26,6 +27,11 @@ final class StoreDetachedLock implements DetachedLock {
     @Override
     public long fencingToken() {
         return hold.fencingToken;
+    }
+
+    @Override
+    public WaitEnd waitEnd() {
+        return hold.waitEnd;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.WaitEnd;
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
@@ -99,6 +100,11 @@ final class StoreLock implements FencedLock {
     @Override
     public long fencingToken() {
         return registry.ownHold(name).fencingToken;
+    }
+
+    @Override
+    public WaitEnd waitEnd() {
+        return registry.ownHold(name).waitEnd;
     }
 
     @Override
