@@ -3,10 +3,10 @@ package dev.distlock.test.kit;
 import dev.distlock.core.runtime.DaemonThreads;
 import dev.distlock.core.runtime.EngineExecutors;
 import dev.distlock.core.runtime.LockRuntime;
+import dev.distlock.test.MillisClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.Random;
@@ -68,7 +68,7 @@ public final class TestClock implements LockRuntime {
 
     /** This clock as a {@link Clock} (UTC), for a store or for application code that reads time. */
     public Clock asClock() {
-        return new ClockView(this);
+        return MillisClock.of(this::currentTimeMillis);
     }
 
     /**
@@ -144,35 +144,6 @@ public final class TestClock implements LockRuntime {
         public int compareTo(TimerTask other) {
             int byTime = Long.compare(dueNanos, other.dueNanos);
             return byTime != 0 ? byTime : Long.compare(sequence, other.sequence);
-        }
-    }
-
-    private static final class ClockView extends Clock {
-
-        private final TestClock clock;
-
-        ClockView(TestClock clock) {
-            this.clock = clock;
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            throw new UnsupportedOperationException("the test clock is UTC only");
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(clock.currentTimeMillis());
-        }
-
-        @Override
-        public long millis() {
-            return clock.currentTimeMillis();
         }
     }
 }

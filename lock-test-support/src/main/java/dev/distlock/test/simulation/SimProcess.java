@@ -14,9 +14,6 @@ import java.util.random.RandomGenerator;
  */
 final class SimProcess implements LockRuntime {
 
-    /** Epoch milliseconds at virtual time zero: any fixed instant will do. */
-    private static final long EPOCH_MILLIS = 1_800_000_000_000L;
-
     final String id;
     private final VirtualScheduler scheduler;
     private final SplittableRandom random;
@@ -56,7 +53,7 @@ final class SimProcess implements LockRuntime {
 
     @Override
     public long currentTimeMillis() {
-        return EPOCH_MILLIS + scheduler.nanoTime() / 1_000_000;
+        return scheduler.currentTimeMillis();
     }
 
     @Override

@@ -8,11 +8,8 @@ import dev.distlock.core.spi.PassOn;
 import dev.distlock.core.spi.StoreFailure;
 import dev.distlock.memory.InMemoryLockStore;
 import dev.distlock.test.ForwardingLockStore;
-import java.time.Clock;
+import dev.distlock.test.MillisClock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -38,7 +35,7 @@ final class SimulatedStore extends ForwardingLockStore {
     private Faults faults;
 
     SimulatedStore(VirtualScheduler scheduler, Faults faults, Trace trace) {
-        this(scheduler, faults, trace, new InMemoryLockStore(new VirtualClock(scheduler), Duration.ofHours(1)));
+        this(scheduler, faults, trace, new InMemoryLockStore(MillisClock.of(scheduler::currentTimeMillis), Duration.ofHours(1)));
     }
 
     private SimulatedStore(VirtualScheduler scheduler, Faults faults, Trace trace, InMemoryLockStore backend) {
@@ -235,34 +232,4 @@ final class SimulatedStore extends ForwardingLockStore {
             return send("remaining " + name, () -> backend.remainingLeaseMillis(name, token));
         }
     };
-
-    /** The store's clock: virtual time, in epoch milliseconds. */
-    private static final class VirtualClock extends Clock {
-
-        private final VirtualScheduler scheduler;
-
-        VirtualClock(VirtualScheduler scheduler) {
-            this.scheduler = scheduler;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis());
-        }
-
-        @Override
-        public long millis() {
-            return 1_800_000_000_000L + scheduler.nanoTime() / 1_000_000;
-        }
-    }
 }

@@ -16,6 +16,8 @@ public final class VirtualScheduler {
 
     /** Where virtual time starts, in nanoseconds: far from zero, as a monotonic clock is. */
     static final long START_NANOS = 1_000_000_000_000L;
+    /** Epoch milliseconds at the start: any fixed instant will do. */
+    private static final long EPOCH_MILLIS = 1_800_000_000_000L;
 
     private final SplittableRandom random;
     private final List<Task> ready = new ArrayList<>();
@@ -54,6 +56,11 @@ public final class VirtualScheduler {
     /** The virtual monotonic time, in nanoseconds. */
     public long nanoTime() {
         return now;
+    }
+
+    /** The wall clock of the simulation, in epoch milliseconds: a fixed instant plus the virtual time. */
+    public long currentTimeMillis() {
+        return EPOCH_MILLIS + (now - START_NANOS) / 1_000_000;
     }
 
     /** How many tasks ran so far. */
