@@ -1,0 +1,187 @@
+package dev.distlock.core.support;
+
+import dev.distlock.core.LockEvent;
+import dev.distlock.core.LockListener;
+import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.AsyncLockStore;
+import dev.distlock.core.spi.LockStore;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The one place where the tests of this package build engine objects (holds, leases, the watchdog, a hold's
+ * lifecycle), so that a change of their constructors is followed here once. Instants are on the monotonic clock the
+ * engine reads ({@link #now()}).
+ */
+final class EngineFixtures {
+
+    static final String NAME = "engine-test";
+    static final long HOUR_NANOS = TimeUnit.HOURS.toNanos(1);
+
+    private EngineFixtures() {
+    }
+
+    /** The engine's clock now. */
+    static long now() {
+        return System.nanoTime();
+    }
+
+    /** A hold of {@link #NAME} on a fresh name state, trusted until {@code validUntilNanos}. */
+    static Hold hold(long leaseMillis, boolean renewed, long validUntilNanos, boolean confirmPending,
+            long nextRenewalNanos) {
+        return hold(new NameState(), NAME, "token-1", 1, leaseMillis, renewed, validUntilNanos, confirmPending,
+                nextRenewalNanos);
+    }
+
+    static Hold hold(NameState state, String name, String token, long fencingToken, long leaseMillis,
+            boolean renewed, long validUntilNanos, boolean confirmPending, long nextRenewalNanos) {
+        return new Hold(state, name, null, token, fencingToken, leaseMillis, renewed, validUntilNanos, confirmPending,
+                nextRenewalNanos);
+    }
+
+    /** A renewed hold of {@code leaseMillis}, trusted for an hour from now, its renewal due in an hour too. */
+    static Hold heldForAnHour(NameState state, String name, String token, long leaseMillis) {
+        long now = now();
+        return hold(state, name, token, 1, leaseMillis, true, now + HOUR_NANOS, false, now + HOUR_NANOS);
+    }
+
+    /** The renewal of {@code lease} failed at {@code nowNanos}; the next goes out {@code delayNanos} later. */
+    static int renewalFailed(TrustedLease lease, long nowNanos, long delayNanos) {
+        return lease.renewalFailed(delayNanos);
+    }
+
+    /**
+     * A lease alone, without a hold, whose watchdog looks are scheduled (as no-ops) on {@code timer}, so that a test
+     * can read when the next look is planned and whether it was cancelled.
+     */
+    static final class RecordedLease extends TrustedLease {
+
+        private final ScheduledExecutorService timer;
+        final List<ScheduledFuture<?>> looks = new CopyOnWriteArrayList<>();
+        volatile boolean active = true;
+
+        RecordedLease(ScheduledExecutorService timer, long leaseMillis, boolean renewed, long validUntilNanos,
+                boolean confirmPending, long nextRenewalNanos) {
+            super(leaseMillis, renewed, validUntilNanos, confirmPending, nextRenewalNanos);
+            this.timer = timer;
+        }
+
+        @Override
+        boolean isActive() {
+            return active;
+        }
+
+        @Override
+        ScheduledFuture<?> scheduleLook(Watchdog watchdog, long delayNanos) {
+            ScheduledFuture<?> look = timer.schedule(() -> { }, delayNanos, TimeUnit.NANOSECONDS);
+            looks.add(look);
+            return look;
+        }
+
+        /** Plans the next look (no watchdog needed: the looks are recorded). */
+        void planNextLook() {
+            planNextLook(null);
+        }
+
+        ScheduledFuture<?> lastLook() {
+            return looks.get(looks.size() - 1);
+        }
+    }
+
+    /** What the listeners of an {@link Engine} heard, in order: "acquired", "lost", "released" and so on. */
+    static final class Heard implements LockListener {
+
+        final List<String> kinds = new CopyOnWriteArrayList<>();
+        final List<LockEvent> events = new CopyOnWriteArrayList<>();
+
+        private void heard(String kind, LockEvent event) {
+            kinds.add(kind);
+            events.add(event);
+        }
+
+        @Override
+        public void onAcquired(LockEvent event) {
+            heard("acquired", event);
+        }
+
+        @Override
+        public void onReleased(LockEvent event) {
+            heard("released", event);
+        }
+
+        @Override
+        public void onLost(LockEvent event) {
+            heard("lost", event);
+        }
+
+        @Override
+        public void onRenewalFailed(LockEvent event) {
+            heard("renewalFailed", event);
+        }
+
+        @Override
+        public void onReleaseFailed(LockEvent event) {
+            heard("releaseFailed", event);
+        }
+    }
+
+    /** A hold's lifecycle and leases on {@code store}, with their own threads (closed with the engine). */
+    static Engine engine(LockStore store) {
+        return new Engine(store);
+    }
+
+    /** The parts of the engine that act on a hold once it is acquired. */
+    static final class Engine implements AutoCloseable {
+
+        final LockStore store;
+        final BackgroundThreads threads = new BackgroundThreads();
+        final AsyncLockStore sends;
+        final NameTable names = new NameTable();
+        final Heard heard = new Heard();
+        final Listeners listeners = new Listeners(List.of(heard));
+        final HoldLifecycle holds;
+        final HoldLeases leases;
+
+        private Engine(LockStore store) {
+            this.store = store;
+            this.sends = AsyncLockStore.on(store, threads.calls());
+            this.holds = new HoldLifecycle(store, sends, names, listeners, threads, 1_000);
+            this.leases = new HoldLeases(store, sends, holds);
+        }
+
+        /** A watchdog on this engine's threads whose losses go to {@code losses}. */
+        Watchdog watchdog(Watchdog.Losses losses) {
+            return new Watchdog(sends, listeners, losses, threads);
+        }
+
+        /**
+         * A renewed hold of {@code name} that {@code token} took in the store, trusted for an hour, its state retained
+         * in this engine's name table and its gate owned.
+         */
+        Hold acquired(String name, String token, long leaseMillis) {
+            long now = now();
+            return acquired(name, token, leaseMillis, now + HOUR_NANOS);
+        }
+
+        /** As {@link #acquired(String, String, long)}, the hold trusted until {@code validUntilNanos}. */
+        Hold acquired(String name, String token, long leaseMillis, long validUntilNanos) {
+            AcquireResult taken = store.tryAcquire(name, token, leaseMillis, false, 1_000);
+            if (!taken.acquired()) {
+                throw new IllegalStateException("'" + name + "' is held already");
+            }
+            NameState state = names.retain(name);
+            state.gate.enter(null);
+            Hold hold = hold(state, name, token, taken.fencingToken(), leaseMillis, true, validUntilNanos, false, now() + HOUR_NANOS);
+            state.add(hold);
+            return hold;
+        }
+
+        @Override
+        public void close() {
+            threads.close();
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package dev.distlock.core.support;
+
+import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.HandOffNotices;
+import dev.distlock.core.spi.LockSnapshot;
+import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.PassOn;
+import dev.distlock.core.spi.StoreFailure;
+import dev.distlock.memory.InMemoryLockStore;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An in-memory store that can refuse or fail chosen commands, and that passes a lock on to the next local caller in
+ * one call when asked to ({@link #passesOn}): what the engine's release and hand-off rules turn on, without Redis.
+ */
+final class FaultyStore implements LockStore {
+
+    /** A command the store refused without running it. */
+    static final class Refused extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        Refused(String command) {
+            super("refused: " + command);
+        }
+    }
+
+    /** A command that failed and may have run. */
+    static final class Failed extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        Failed(String command) {
+            super("failed: " + command);
+        }
+    }
+
+    final InMemoryLockStore memory = new InMemoryLockStore();
+    /** Whether a release hands the gate on with the next caller's try. */
+    volatile boolean passesOn;
+    /** How many of the next passOn calls are refused. */
+    final AtomicInteger refusePassOns = new AtomicInteger();
+    /** How many of the next release calls are refused. */
+    final AtomicInteger refuseReleases = new AtomicInteger();
+    /** How many of the next extend calls fail (with no answer). */
+    final AtomicInteger failExtends = new AtomicInteger();
+    /** The commands sent, in order, as "command name token". */
+    final List<String> sent = new CopyOnWriteArrayList<>();
+
+    @Override
+    public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        sent.add("tryAcquire " + name + " " + token);
+        return memory.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis);
+    }
+
+    @Override
+    public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
+        return memory.leaveQueue(name, token, leaseMillis);
+    }
+
+    @Override
+    public boolean release(String name, String token, long fencingToken) {
+        sent.add("release " + name + " " + token);
+        if (refuseReleases.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new Refused("release");
+        }
+        return memory.release(name, token, fencingToken);
+    }
+
+    @Override
+    public PassOn passOn(String name, String token, long fencingToken, String next, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        sent.add("passOn " + name + " " + token + " " + next);
+        if (refusePassOns.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new Refused("passOn");
+        }
+        return new PassOn(memory.release(name, token, fencingToken),
+                memory.tryAcquire(name, next, leaseMillis, queue, waiterTimeoutMillis));
+    }
+
+    @Override
+    public boolean passesOn() {
+        return passesOn;
+    }
+
+    @Override
+    public void abandon(String name, String token) {
+        sent.add("abandon " + name + " " + token);
+        memory.abandon(name, token);
+    }
+
+    @Override
+    public boolean extend(String name, String token, long leaseMillis) {
+        sent.add("extend " + name + " " + token);
+        if (failExtends.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new Failed("extend");
+        }
+        return memory.extend(name, token, leaseMillis);
+    }
+
+    @Override
+    public boolean renew(String name, String token, long leaseMillis) {
+        return memory.renew(name, token, leaseMillis);
+    }
+
+    @Override
+    public long remainingLeaseMillis(String name, String token) {
+        return memory.remainingLeaseMillis(name, token);
+    }
+
+    @Override
+    public boolean isLocked(String name) {
+        return memory.isLocked(name);
+    }
+
+    @Override
+    public LockSnapshot inspect(String name) {
+        return memory.inspect(name);
+    }
+
+    @Override
+    public void announce(String instance, Map<String, String> description, long ttlMillis) {
+        memory.announce(instance, description, ttlMillis);
+    }
+
+    @Override
+    public Map<String, String> announcement(String instance) {
+        return memory.announcement(instance);
+    }
+
+    @Override
+    public HandOffNotices handOffs() {
+        return memory;
+    }
+
+    @Override
+    public StoreFailure classify(RuntimeException failure) {
+        return failure instanceof Refused ? StoreFailure.REFUSED
+                : failure instanceof Failed ? StoreFailure.IN_DOUBT : StoreFailure.PERMANENT;
+    }
+
+    @Override
+    public void close() {
+    }
+}
