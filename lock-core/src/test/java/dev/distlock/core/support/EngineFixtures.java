@@ -48,6 +48,16 @@ final class EngineFixtures {
         return hold(state, name, token, 1, leaseMillis, true, now + HOUR_NANOS, false, now + HOUR_NANOS);
     }
 
+    /** What interrupts and failed tries mean for one acquisition of {@link #NAME}. */
+    static TryFailures tryFailures(LockStore store, boolean interruptible, TransientRetries.Reporter reporter) {
+        return new TryFailures(NAME, store, interruptible, reporter);
+    }
+
+    /** The timers of one acquisition that waits {@code waitNanos}, on {@code timer}. */
+    static WaitTimers waitTimers(ScheduledExecutorService timer, long waitNanos) {
+        return new WaitTimers(timer, waitNanos);
+    }
+
     /** The renewal of {@code lease} failed at {@code nowNanos}; the next goes out {@code delayNanos} later. */
     static int renewalFailed(TrustedLease lease, long nowNanos, long delayNanos) {
         return lease.renewalFailed(delayNanos);
