@@ -20,8 +20,45 @@ final class EngineFixtures {
 
     static final String NAME = "engine-test";
     static final long HOUR_NANOS = TimeUnit.HOURS.toNanos(1);
+    /**
+     * How long a test waits for something that must happen: long enough for a loaded machine, and shorter than the
+     * mutation profile's time limit per test, so that a mutant that makes it hang fails an assertion instead.
+     */
+    static final long BOUND_SECONDS = 4;
 
     private EngineFixtures() {
+    }
+
+    /** {@code future}'s value, waited for at most {@link #BOUND_SECONDS}; an assertion error names {@code what}. */
+    static <T> T await(java.util.concurrent.CompletionStage<T> future, String what) throws Exception {
+        try {
+            return future.toCompletableFuture().get(BOUND_SECONDS, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException timeout) {
+            throw new AssertionError(what + " did not complete within " + BOUND_SECONDS + " s", timeout);
+        }
+    }
+
+    /** The failure {@code future} completed with, waited for at most {@link #BOUND_SECONDS}. */
+    static Throwable awaitFailure(java.util.concurrent.CompletionStage<?> future, String what) throws Exception {
+        try {
+            future.toCompletableFuture().get(BOUND_SECONDS, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException failed) {
+            return failed.getCause();
+        } catch (java.util.concurrent.TimeoutException timeout) {
+            throw new AssertionError(what + " did not complete within " + BOUND_SECONDS + " s", timeout);
+        }
+        throw new AssertionError(what + " completed normally; a failure was expected");
+    }
+
+    /** Waits, at most {@link #BOUND_SECONDS}, until {@code condition} holds; an assertion error names it. */
+    static void awaitTrue(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - until > 0) {
+                throw new AssertionError(what + " did not happen within " + BOUND_SECONDS + " s");
+            }
+            Thread.sleep(2); // polls a condition nobody signals (the store's state)
+        }
     }
 
     /** The engine's clock now. */
@@ -46,6 +83,28 @@ final class EngineFixtures {
     static Hold heldForAnHour(NameState state, String name, String token, long leaseMillis) {
         long now = now();
         return hold(state, name, token, 1, leaseMillis, true, now + HOUR_NANOS, false, now + HOUR_NANOS);
+    }
+
+    /** A registry on {@code store}, built as {@code settings} say. */
+    static TestRegistry registry(LockStore store, RegistrySettings settings) {
+        return new TestRegistry(store, settings);
+    }
+
+    /** A registry's settings: poll interval, listeners and so on. */
+    static RegistrySettings settings() {
+        return new RegistrySettings();
+    }
+
+    /** Settings for {@link #registry}. */
+    static final class RegistrySettings extends LockRegistryBuilder<RegistrySettings> {
+    }
+
+    /** A registry on any store, as the Redis and in-memory registries are. */
+    static final class TestRegistry extends StoreLockRegistry {
+
+        TestRegistry(LockStore store, RegistrySettings settings) {
+            super(store, settings);
+        }
     }
 
     /** What interrupts and failed tries mean for one acquisition of {@link #NAME}. */

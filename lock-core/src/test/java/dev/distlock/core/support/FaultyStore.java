@@ -47,14 +47,47 @@ final class FaultyStore implements LockStore {
     final AtomicInteger refuseReleases = new AtomicInteger();
     /** How many of the next extend calls fail (with no answer). */
     final AtomicInteger failExtends = new AtomicInteger();
+    /** How many of the next tries run, then fail as if their reply was lost. */
+    final AtomicInteger failTries = new AtomicInteger();
+    /** How many of the next tries fail for good, without running. */
+    final AtomicInteger rejectTries = new AtomicInteger();
+    /** How long the next try's reply takes, in milliseconds (once). */
+    final AtomicInteger slowTryMillis = new AtomicInteger();
     /** The commands sent, in order, as "command name token". */
     final List<String> sent = new CopyOnWriteArrayList<>();
+
+    /** How many commands starting with {@code prefix} were sent. */
+    long count(String prefix) {
+        return sent.stream().filter(command -> command.startsWith(prefix)).count();
+    }
+
+    /** The tokens of the tries sent for {@code name}, in order, without repeats. */
+    List<String> triedTokens(String name) {
+        return sent.stream().filter(command -> command.startsWith("tryAcquire " + name + " "))
+                .map(command -> command.substring(command.lastIndexOf(' ') + 1)).distinct().toList();
+    }
 
     @Override
     public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
         sent.add("tryAcquire " + name + " " + token);
-        return memory.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis);
+        if (rejectTries.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new IllegalStateException("ERR no such script");
+        }
+        AcquireResult answer = memory.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis);
+        if (failTries.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new Failed("tryAcquire");
+        }
+        int slow = slowTryMillis.getAndSet(0);
+        if (slow > 0) {
+            try {
+                Thread.sleep(slow); // a reply that takes this long, as a paused process or a slow network would
+            } catch (InterruptedException interrupt) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(interrupt);
+            }
+        }
+        return answer;
     }
 
     @Override
