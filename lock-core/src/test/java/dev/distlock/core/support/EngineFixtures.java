@@ -24,7 +24,7 @@ final class EngineFixtures {
      * How long a test waits for something that must happen: long enough for a loaded machine, and shorter than the
      * mutation profile's time limit per test, so that a mutant that makes it hang fails an assertion instead.
      */
-    static final long BOUND_SECONDS = 4;
+    static final long BOUND_SECONDS = 3;
 
     private EngineFixtures() {
     }

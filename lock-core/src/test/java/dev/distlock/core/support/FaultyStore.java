@@ -47,6 +47,8 @@ final class FaultyStore implements LockStore {
     final AtomicInteger refuseReleases = new AtomicInteger();
     /** How many of the next extend calls fail (with no answer). */
     final AtomicInteger failExtends = new AtomicInteger();
+    /** How many of the next abandon calls fail without running. */
+    final AtomicInteger failAbandons = new AtomicInteger();
     /** How many of the next tries run, then fail as if their reply was lost. */
     final AtomicInteger failTries = new AtomicInteger();
     /** How many of the next tries fail for good, without running. */
@@ -123,6 +125,9 @@ final class FaultyStore implements LockStore {
     @Override
     public void abandon(String name, String token) {
         sent.add("abandon " + name + " " + token);
+        if (failAbandons.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new Failed("abandon");
+        }
         memory.abandon(name, token);
     }
 
