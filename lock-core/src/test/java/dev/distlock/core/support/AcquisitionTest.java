@@ -320,4 +320,38 @@ class AcquisitionTest {
                     .hasMessageContaining("renewal found");
         }
     }
+
+    @Test
+    void aNoticeNotTrustedIsConfirmedByOneMoreTry() throws Exception {
+        store.noticesTrusted = false;
+        FencedLock held = holder.obtain("n");
+        held.lock();
+        CompletableFuture<DetachedLock> waiting = waiter.obtain("n").tryLockAsync(Duration.ofSeconds(30))
+                .toCompletableFuture();
+        awaitTrue(() -> store.memory.waitersQueued("n") == 1, "the waiter queued in the store");
+        long triesBefore = store.count("tryAcquire");
+
+        held.unlock();
+
+        DetachedLock handedOver = await(waiting, "the hand-off");
+        assertThat(store.count("tryAcquire")).as("the store confirmed the notice").isEqualTo(triesBefore + 1);
+        await(handedOver.unlockAsync(), "the release");
+    }
+
+    @Test
+    void aWaiterThatFoundTheNameHeldBeforeNoticesWereHeardAsksAgainOnceTheyAre() throws Exception {
+        store.listening = new CompletableFuture<>();
+        FencedLock held = holder.obtain("n");
+        held.lock();
+        CompletableFuture<DetachedLock> waiting = waiter.obtain("n").tryLockAsync(Duration.ofSeconds(30))
+                .toCompletableFuture();
+        awaitTrue(() -> store.listens.get() == 1, "the waiter asked to hear notices after its first try");
+        assertThat(store.count("tryAcquire")).as("the holder's and the waiter's first try").isEqualTo(2);
+
+        store.listening.complete(null);
+
+        awaitTrue(() -> store.count("tryAcquire") == 3, "the waiter's second try, once notices are heard");
+        held.unlock();
+        await(await(waiting, "the hand-off").unlockAsync(), "the release");
+    }
 }

@@ -1,6 +1,7 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
@@ -9,6 +10,7 @@ import dev.distlock.core.spi.StoreFailure;
 import dev.distlock.memory.InMemoryLockStore;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -170,9 +172,37 @@ final class FaultyStore implements LockStore {
         return memory.announcement(instance);
     }
 
+    /** Whether a hand-off notice is trusted without asking the store. */
+    volatile boolean noticesTrusted = true;
+    /** Completes when hand-off notices are heard; until then, none is. Heard from the start by default. */
+    volatile CompletableFuture<Void> listening = CompletableFuture.completedFuture(null);
+    /** How often the engine asked to hear notices. */
+    final AtomicInteger listens = new AtomicInteger();
+
     @Override
     public HandOffNotices handOffs() {
-        return memory;
+        return new HandOffNotices() {
+            @Override
+            public Subscription await(String name, String token, java.util.function.Consumer<Grant> onGrant) {
+                return memory.await(name, token, onGrant);
+            }
+
+            @Override
+            public boolean trusted() {
+                return noticesTrusted;
+            }
+
+            @Override
+            public boolean listening() {
+                return listening.isDone();
+            }
+
+            @Override
+            public CompletableFuture<Void> listen() {
+                listens.incrementAndGet();
+                return listening;
+            }
+        };
     }
 
     @Override
