@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * a release, a wait that runs out, retries with new tokens, interrupts, cancellation and the registry's close. Two
  * registries on one store stand for two processes. Every wait is bounded ({@link EngineFixtures#BOUND_SECONDS}).
  */
+@BoundedTest
 class AcquisitionTest {
 
     private final FaultyStore store = new FaultyStore();

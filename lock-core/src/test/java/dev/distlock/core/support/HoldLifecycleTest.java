@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * owns the name in the store decides, never the hold alone; a passed deadline is a loss; a loss is reported once.
  * Every wait is bounded and fails with what it waited for.
  */
+@BoundedTest
 class HoldLifecycleTest {
 
     private static final long LEASE = 30_000;

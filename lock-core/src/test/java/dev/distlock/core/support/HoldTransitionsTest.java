@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
  * renewals, an extend and a possible extend move the deadline, and that a hold ends once and gives its gate back
  * once.
  */
+@BoundedTest
 class HoldTransitionsTest {
 
     private static final long T0 = 5_000_000_000L;

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * in, with the answer to the try sent for it when the store passed the lock on, and the others keep waiting at the
  * gate, whether the call was answered, refused or made without waiting.
  */
+@BoundedTest
 class LocalHandOffTest {
 
     private static final long LEASE = 30_000;

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * Renewals due together go to the store in one call ({@link RenewalBatches}), and each hold's answer, or the failure
  * or silence of the call, reaches the {@link Watchdog} on its own.
  */
+@BoundedTest
 class RenewalBatchesTest {
 
     private static final long LEASE = 30_000;

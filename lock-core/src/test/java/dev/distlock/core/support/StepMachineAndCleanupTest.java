@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * A machine driven by steps ({@link StepMachine}): one end, whatever comes after it, and what a step's outcome
  * means; and the background clean-up of a token ({@link Cleanup}), sent until the store answers.
  */
+@BoundedTest
 class StepMachineAndCleanupTest {
 
     /** Runs steps when the test says, one at a time, in order. */

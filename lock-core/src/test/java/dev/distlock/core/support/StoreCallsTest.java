@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * How the engine calls the store for a caller ({@link StoreCalls}) and paces retries ({@link TransientRetries}): the
  * interrupt flag is kept for the caller, a refused command is sent again until a deadline, failures name the lock.
  */
+@BoundedTest
 class StoreCallsTest {
 
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -134,6 +135,8 @@ class StoreCallsTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(value = 5, unit = TimeUnit.SECONDS,
+            threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD) // two seconds of it are waits
     void aStreakOfTransientErrorsIsReportedOnceWhenItHasLastedASecondAndAnAnswerEndsIt() throws Exception {
         AtomicInteger reports = new AtomicInteger();
         TransientRetries retries = new TransientRetries(failure -> reports.incrementAndGet());

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** What an interrupt or a failed try means for an acquisition ({@link TryFailures}). */
+@BoundedTest
 class TryFailuresTest {
 
     private final FaultyStore store = new FaultyStore();

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * An acquisition's time ({@link WaitTimers}) and its place at its name's local gate ({@link NameGate},
  * {@link GatePass}): one call at a time is inside, the others wait in arrival order and can leave while waiting.
  */
+@BoundedTest
 class WaitTimersAndGateTest {
 
     private static final long HOUR = TimeUnit.HOURS.toNanos(1);

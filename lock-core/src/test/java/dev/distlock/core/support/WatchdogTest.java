@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * loses the hold, a confirmed one moves its deadline, a failed one is retried and told to the listeners, and a
  * passed deadline is a loss. The store is in memory and its renewals are real; every wait is bounded.
  */
+@BoundedTest
 class WatchdogTest {
 
     private static final long LEASE = 30_000;
