@@ -64,8 +64,8 @@ class InMemoryLockStoreTest {
         assertThat(store.remainingLeaseMillis("n", "a")).isEqualTo(1);
 
         clock.advance(1);
-        assertThat(store.isLocked("n")).isFalse();
         assertThat(store.heldNames()).isEmpty();
+        assertThat(store.isLocked("n")).isFalse();
         assertThat(store.remainingLeaseMillis("n", "a")).isEqualTo(-1);
         assertThat(store.inspect("n")).isEqualTo(new LockSnapshot(null, 0, 0, 0));
         assertThat(store.tryAcquire("n", "b", LEASE, false, WAITER_TIMEOUT).acquired()).isTrue();
@@ -276,5 +276,78 @@ class InMemoryLockStoreTest {
         // a name whose count was swept starts again from the clock
         long fence = store.tryAcquire("once-1", "v", LEASE, false, WAITER_TIMEOUT).fencingToken();
         assertThat(fence).isEqualTo((T0 + MemoryFixtures.RETENTION.toMillis() + 1) * 1_000);
+    }
+
+    @Test
+    void aRaisedFencingTokenCountLivesItsRetentionAndNotAMillisecondMore() {
+        long first = store.tryAcquire("n", "a", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        long raised = first + 10_000_000_000L;
+        assertThat(store.raiseFence("n", "a", first)).as("not above the count: kept").isTrue();
+        assertThat(store.inspect("n").fencingToken()).isEqualTo(first);
+        assertThat(store.raiseFence("n", "a", first + 1)).isTrue();
+        assertThat(store.inspect("n").fencingToken()).isEqualTo(first + 1);
+        store.raiseFence("n", "a", raised);
+        store.release("n", "a", raised);
+
+        clock.advance(MemoryFixtures.RETENTION.toMillis() - 1);
+        long within = store.tryAcquire("n", "b", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        assertThat(within).as("the count lives: one more").isEqualTo(raised + 1);
+        store.release("n", "b", within);
+
+        clock.advance(MemoryFixtures.RETENTION.toMillis());
+        long after = store.tryAcquire("n", "c", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        assertThat(after).as("the count's retention ended at this instant: the clock")
+                .isEqualTo(clock.millis() * 1_000);
+    }
+
+    @Test
+    void aHoldersCountThatExpiredIsRaisedFromTheHoldersOwnToken() {
+        long first = store.tryAcquire("n", "a", MemoryFixtures.RETENTION.toMillis() * 3, false, WAITER_TIMEOUT)
+                .fencingToken();
+        clock.advance(MemoryFixtures.RETENTION.toMillis()); // the count expired, the hold lives
+
+        assertThat(store.raiseFence("n", "a", first)).isTrue();
+        assertThat(store.inspect("n").fencingToken()).as("not above the holder's token").isEqualTo(first);
+        assertThat(store.raiseFence("n", "a", first + 1)).isTrue();
+        assertThat(store.inspect("n").fencingToken()).isEqualTo(first + 1);
+    }
+
+    @Test
+    void aFreedNamesLifeEndsWhenItsTraceHasLivedTheRetention() {
+        long fence = store.tryAcquire("n", "a", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        store.release("n", "a", fence);
+        clock.advance(MemoryFixtures.RETENTION.toMillis() - 1);
+        assertThat(store.release("n", "a", fence)).as("within the retention").isTrue();
+        clock.advance(1);
+        assertThat(store.release("n", "a", fence)).as("the trace ended at this instant").isFalse();
+
+        long second = store.tryAcquire("m", "a", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        store.release("m", "a", second);
+        clock.advance(MemoryFixtures.RETENTION.toMillis());
+        long next = store.tryAcquire("m", "b", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        assertThat(store.release("m", "a", second)).as("a new life began").isFalse();
+        assertThat(store.release("m", "b", next)).isTrue();
+    }
+
+    @Test
+    void aDeletedKeyForgetsTheReleaseBeforeIt() {
+        long fence = store.tryAcquire("n", "a", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        store.release("n", "a", fence);
+
+        store.delete("n");
+
+        assertThat(store.release("n", "a", fence)).isFalse();
+    }
+
+    @Test
+    void aQueuedWaiterThatTakesAFreedNameLeavesTheQueue() {
+        store.tryAcquire("n", "a", LEASE, false, WAITER_TIMEOUT);
+        store.tryAcquire("n", "b", LEASE, true, LEASE * 2);
+        clock.advance(LEASE); // a's lease ran out; nobody released, so nobody was handed the lock
+
+        AcquireResult taken = store.tryAcquire("n", "b", LEASE, true, LEASE * 2);
+
+        assertThat(taken.acquired()).isTrue();
+        assertThat(store.waitersQueued("n")).isZero();
     }
 }

@@ -355,4 +355,39 @@ class AcquisitionTest {
         held.unlock();
         await(await(waiting, "the hand-off").unlockAsync(), "the release");
     }
+
+    @Test
+    void aCallWaitingAtTheLocalGateEndsWhenItsWaitRunsOutAndLeavesTheGate() throws Exception {
+        FencedLock lock = waiter.obtain("n");
+        DetachedLock first = await(lock.lockAsync(), "the first lock");
+        long start = System.nanoTime();
+
+        assertThat(await(lock.tryLockAsync(Duration.ofMillis(100)), "the wait at the gate")).isNull();
+
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(100));
+        CompletableFuture<DetachedLock> next = lock.tryLockAsync(Duration.ofSeconds(30)).toCompletableFuture();
+        await(first.unlockAsync(), "the release");
+        await(await(next, "the next lock, not given to the call that left").unlockAsync(), "its release");
+    }
+
+    @Test
+    void aBlockingCallWaitingAtTheLocalGateEndsWhenItsWaitRunsOut() throws Exception {
+        FencedLock lock = waiter.obtain("n");
+        DetachedLock first = await(lock.lockAsync(), "the first lock");
+
+        assertThat(await(onAnotherThread(() -> lock.tryLock(Duration.ofMillis(100))), "the wait at the gate"))
+                .isFalse();
+
+        await(first.unlockAsync(), "the release");
+        assertThat(waiter.namesInUse()).isZero();
+    }
+
+    @Test
+    void aSingleTryOnAClosedRegistryFails() {
+        FencedLock lock = waiter.obtain("n");
+        waiter.close();
+
+        assertThatThrownBy(lock::tryLock).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThat(store.count("tryAcquire")).isZero();
+    }
 }

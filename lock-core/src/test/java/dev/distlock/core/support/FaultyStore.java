@@ -47,6 +47,8 @@ final class FaultyStore implements LockStore {
     final AtomicInteger refusePassOns = new AtomicInteger();
     /** How many of the next release calls are refused. */
     final AtomicInteger refuseReleases = new AtomicInteger();
+    /** How many of the next release calls fail with no answer (they may have run). */
+    final AtomicInteger failReleases = new AtomicInteger();
     /** How many of the next extend calls fail (with no answer). */
     final AtomicInteger failExtends = new AtomicInteger();
     /** How many of the next abandon calls fail without running. */
@@ -105,6 +107,9 @@ final class FaultyStore implements LockStore {
         if (refuseReleases.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             throw new Refused("release");
         }
+        if (failReleases.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new Failed("release");
+        }
         return memory.release(name, token, fencingToken);
     }
 
@@ -144,6 +149,7 @@ final class FaultyStore implements LockStore {
 
     @Override
     public boolean renew(String name, String token, long leaseMillis) {
+        sent.add("renew " + name + " " + token);
         return memory.renew(name, token, leaseMillis);
     }
 

@@ -277,4 +277,84 @@ class HoldLifecycleTest {
         assertThat(engine.leases.remainingLease(other)).isZero();
         assertThat(other.isActive()).isFalse();
     }
+
+    private int timerTasks() {
+        return ((java.util.concurrent.ScheduledThreadPoolExecutor) engine.threads.timer()).getQueue().size();
+    }
+
+    @Test
+    void aReleasedOrLostHoldIsNoLongerWatchedAndLeavesItsNameState() {
+        int idle = timerTasks();
+        Hold released = engine.acquired("a", "t1", LEASE);
+        engine.holds.watchdog().watch(released);
+        assertThat(timerTasks()).isEqualTo(idle + 1);
+
+        engine.holds.release(released, 0);
+
+        assertThat(timerTasks()).as("its look cancelled").isEqualTo(idle);
+        java.util.List<Hold> left = new java.util.ArrayList<>();
+        released.state.addHoldsTo(left);
+        assertThat(left).isEmpty();
+
+        Hold lost = engine.acquired("b", "t2", LEASE);
+        engine.holds.watchdog().watch(lost);
+        engine.holds.lose(lost, "gone");
+        assertThat(timerTasks()).as("its look cancelled").isEqualTo(idle);
+    }
+
+    @Test
+    void anAsyncReleaseOfALostHoldFailsAndGivesTheGateBack() throws Exception {
+        Hold hold = engine.acquired("a", "t1", LEASE);
+        NameGate.Waiting next = hold.state.gate.enter(null);
+        hold.markLost("taken");
+
+        assertThat(failureWithin5s(engine.holds.releaseAsync(hold, 0).toCompletableFuture(), "the release"))
+                .isInstanceOf(LockLostException.class).hasMessageContaining("taken");
+        assertThat(next.entry).as("the gate given back").isDone();
+        assertThat(engine.names.size()).isZero();
+    }
+
+    @Test
+    void aReleaseWithoutAnAnswerIsRetriedInTheBackgroundAndTheGateGoesOn() throws Exception {
+        Hold hold = engine.acquired("a", "t1", LEASE);
+        NameGate.Waiting next = hold.state.gate.enter(null);
+        store.failReleases.set(1);
+
+        assertThat(failureWithin5s(engine.holds.releaseAsync(hold, 0).toCompletableFuture(), "the release"))
+                .isInstanceOf(LockBackendException.class).hasMessageContaining("retried in the background");
+
+        assertThat(next.entry).as("the gate goes on").isDone();
+        assertThat(engine.heard.kinds).containsExactly("releaseFailed");
+        awaitFreed("a");
+
+        Hold blocking = engine.acquired("b", "t2", LEASE);
+        store.failReleases.set(1);
+        assertThatThrownBy(() -> engine.holds.release(blocking, 0)).isInstanceOf(LockBackendException.class);
+        awaitFreed("b");
+        assertThat(engine.names.size()).isZero();
+    }
+
+    @Test
+    void anExtendedLeaseIsWatchedFromItsNewDeadline() throws Exception {
+        Hold hold = engine.acquired("a", "t1", LEASE);
+        engine.holds.watchdog().watch(hold); // its look due in an hour
+
+        engine.leases.extend(hold, Duration.ofMillis(300)); // renewed every 100ms from now
+        store.memory.delete("a");
+
+        EngineFixtures.awaitTrue(() -> engine.heard.kinds.contains("lost"), "the loss found by the next renewal");
+        assertThat(hold.lostReason()).contains("renewal found");
+    }
+
+    @Test
+    void anExtendWithoutAnAnswerIsWatchedFromTheShorterDeadline() throws Exception {
+        Hold hold = engine.acquired("a", "t1", LEASE);
+        engine.holds.watchdog().watch(hold); // its look due in an hour
+        store.failExtends.set(1);
+
+        assertThatThrownBy(() -> engine.leases.extend(hold, Duration.ofMillis(300)))
+                .isInstanceOf(LockBackendException.class);
+
+        EngineFixtures.awaitTrue(() -> engine.heard.kinds.contains("lost"), "the loss by the shorter deadline");
+    }
 }

@@ -168,4 +168,32 @@ class LocalHandOffTest {
         assertThat(store.remainingLeaseMillis("h", "a")).isBetween(LEASE + 1, 60_000L);
         assertThat(store.sent).contains("extend h a").noneMatch(command -> command.startsWith("passOn"));
     }
+
+    @Test
+    void aHandOffThatFindsAnotherOwnerIsALossAndStillLetsTheNextCallerIn() throws Exception {
+        store.passesOn = true;
+        Hold first = engine.acquired("h", "a", LEASE);
+        NameGate.Waiting second = first.state.gate.enter(new Caller("b", LEASE, true));
+        store.memory.overwrite("h", "intruder");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> engine.holds.release(first, 0))
+                .isInstanceOf(dev.distlock.core.LockLostException.class);
+
+        await(second.entry, "the second caller's entry");
+        assertThat(answer(second.passed()).acquired()).isFalse();
+        assertThat(engine.heard.kinds).containsExactly("lost");
+    }
+
+    @Test
+    void aRefusedHandOffWhoseReleaseFindsAnotherOwnerIsALoss() throws Exception {
+        store.passesOn = true;
+        store.refusePassOns.set(1);
+        Hold first = engine.acquired("h", "a", LEASE);
+        first.state.gate.enter(new Caller("b", LEASE, true));
+        store.memory.overwrite("h", "intruder");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> engine.holds.release(first, 0))
+                .isInstanceOf(dev.distlock.core.LockLostException.class);
+        assertThat(engine.heard.kinds).containsExactly("lost");
+    }
 }

@@ -176,7 +176,10 @@ class RenewalBatchesTest {
 
     @Test
     void aRenewalNotAnsweredWithinAQuarterOfTheLeaseFailsAndItsLateAnswerIsIgnored() throws Exception {
-        Hold slow = hold("slow", 400); // answered within 100ms, or failed
+        long now = EngineFixtures.now();
+        // answered within 100ms, or failed; a confirmation would move its deadline
+        Hold slow = EngineFixtures.hold(new NameState(), "slow", "token-slow", 1, 400, true, now + 1, false,
+                now + EngineFixtures.HOUR_NANOS);
         long deadline = slow.validUntilNanos();
 
         batches.renew(slow, 400, 0);
