@@ -163,6 +163,20 @@ class HoldTransitionsTest {
     }
 
     @Test
+    void everyExtendWithOrWithoutAnAnswerMakesEarlierRenewalsStaleForGood() {
+        Hold hold = renewedAtT0();
+        HoldLook renewal = hold.look(HoldClock.renewalDue(T0, LEASE));
+        hold.leaseMaybeSet(T0 + ms(1), 1_000);
+        assertThat(hold.leaseSet(T0 + ms(2), 1_000)).isTrue();
+        long deadline = hold.validUntilNanos();
+
+        hold.renewalConfirmed(T0 + ms(3), LEASE, renewal.epoch());
+
+        assertThat(hold.validUntilNanos()).isEqualTo(deadline);
+        assertThat(hold.leaseMillis()).isEqualTo(1_000);
+    }
+
+    @Test
     void aFailedRenewalIsTriedAgainAfterItsDelayAndTheStreakCountsUntilOneIsConfirmed() {
         long now = EngineFixtures.now();
         Hold hold = EngineFixtures.hold(LEASE, true, now + HOUR_NANOS, false, now);
