@@ -2,14 +2,22 @@ package dev.distlock.core.support;
 
 import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockListener;
+import dev.distlock.core.runtime.EngineExecutors;
+import dev.distlock.core.runtime.LockRuntime;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.LockStore;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
 
 /**
  * The one place where the tests of this package build engine objects (holds, leases, the watchdog, a hold's
@@ -66,6 +74,87 @@ final class EngineFixtures {
         return System.nanoTime();
     }
 
+    /** The runtime of holds built alone (they only read its clock); its threads start only if work is handed over. */
+    private static final EngineRuntime STANDALONE = new EngineRuntime(LockRuntime.system());
+
+    /** The system's clock and randomness, and a timer a test can look into ({@link TimerExecutors}). */
+    static final class TimerRuntime implements LockRuntime {
+
+        final TimerExecutors executors = new TimerExecutors();
+
+        @Override
+        public long nanoTime() {
+            return System.nanoTime();
+        }
+
+        @Override
+        public long currentTimeMillis() {
+            return System.currentTimeMillis();
+        }
+
+        @Override
+        public RandomGenerator random() {
+            return java.util.concurrent.ThreadLocalRandom.current();
+        }
+
+        @Override
+        public EngineExecutors newExecutors() {
+            return executors;
+        }
+    }
+
+    /**
+     * An engine's executors whose timer is a {@link ScheduledThreadPoolExecutor} of one thread, so that a test can
+     * count the tasks pending on it, see which were cancelled, or keep its thread busy.
+     */
+    static final class TimerExecutors implements EngineExecutors {
+
+        final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, daemon("engine-test-timer"));
+        private final ExecutorService steps = Executors.newFixedThreadPool(2, daemon("engine-test-step"));
+        private final ExecutorService calls = Executors.newCachedThreadPool(daemon("engine-test-call"));
+
+        private static java.util.concurrent.ThreadFactory daemon(String name) {
+            return task -> {
+                Thread thread = new Thread(task, name);
+                thread.setDaemon(true);
+                return thread;
+            };
+        }
+
+        @Override
+        public Scheduled schedule(Runnable task, long delayNanos) {
+            ScheduledFuture<?> future = timer.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+            return () -> future.cancel(false);
+        }
+
+        @Override
+        public Executor steps() {
+            return steps;
+        }
+
+        @Override
+        public Executor calls() {
+            return calls;
+        }
+
+        @Override
+        public void close() {
+            timer.shutdownNow();
+            steps.shutdownNow();
+            calls.shutdownNow();
+        }
+    }
+
+    /** The system's runtime, shared by objects built alone (it starts threads only if work is handed over). */
+    static EngineRuntime standalone() {
+        return STANDALONE;
+    }
+
+    /** An engine runtime on the system clock whose timer a test can look into ({@code runtime.executors.timer}). */
+    static EngineRuntime timerRuntime(TimerRuntime runtime) {
+        return new EngineRuntime(runtime);
+    }
+
     /** A hold of {@link #NAME} on a fresh name state, trusted until {@code validUntilNanos}. */
     static Hold hold(long leaseMillis, boolean renewed, long validUntilNanos, boolean confirmPending,
             long nextRenewalNanos) {
@@ -75,7 +164,13 @@ final class EngineFixtures {
 
     static Hold hold(NameState state, String name, String token, long fencingToken, long leaseMillis,
             boolean renewed, long validUntilNanos, boolean confirmPending, long nextRenewalNanos) {
-        return new Hold(state, name, null, token, fencingToken, leaseMillis, renewed, validUntilNanos, confirmPending,
+        return hold(STANDALONE, state, name, token, fencingToken, leaseMillis, renewed, validUntilNanos,
+                confirmPending, nextRenewalNanos);
+    }
+
+    static Hold hold(EngineRuntime runtime, NameState state, String name, String token, long fencingToken,
+            long leaseMillis, boolean renewed, long validUntilNanos, boolean confirmPending, long nextRenewalNanos) {
+        return new Hold(runtime, state, name, null, token, fencingToken, leaseMillis, renewed, validUntilNanos, confirmPending,
                 nextRenewalNanos);
     }
 
@@ -109,33 +204,38 @@ final class EngineFixtures {
 
     /** What interrupts and failed tries mean for one acquisition of {@link #NAME}. */
     static TryFailures tryFailures(LockStore store, boolean interruptible, TransientRetries.Reporter reporter) {
-        return new TryFailures(NAME, store, interruptible, reporter);
+        return new TryFailures(NAME, store, STANDALONE, interruptible, reporter);
     }
 
-    /** The timers of one acquisition that waits {@code waitNanos}, on {@code timer}. */
-    static WaitTimers waitTimers(ScheduledExecutorService timer, long waitNanos) {
-        return new WaitTimers(timer, waitNanos);
+    /** Transient-failure retries reported to {@code reporter}, their pauses drawn from the system's randomness. */
+    static TransientRetries transientRetries(TransientRetries.Reporter reporter) {
+        return new TransientRetries(STANDALONE, reporter);
+    }
+
+    /** The timers of one acquisition that waits {@code waitNanos}, on {@code runtime}'s timer. */
+    static WaitTimers waitTimers(EngineRuntime runtime, long waitNanos) {
+        return new WaitTimers(runtime, waitNanos);
     }
 
     /** The renewal of {@code lease} failed at {@code nowNanos}; the next goes out {@code delayNanos} later. */
     static int renewalFailed(TrustedLease lease, long nowNanos, long delayNanos) {
-        return lease.renewalFailed(delayNanos);
+        return lease.renewalFailed(nowNanos, delayNanos);
     }
 
     /**
-     * A lease alone, without a hold, whose watchdog looks are scheduled (as no-ops) on {@code timer}, so that a test
-     * can read when the next look is planned and whether it was cancelled.
+     * A lease alone, without a hold, whose watchdog looks are recorded (never run), so that a test can read when the
+     * next look is planned and whether it was cancelled.
      */
     static final class RecordedLease extends TrustedLease {
 
-        private final ScheduledExecutorService timer;
-        final List<ScheduledFuture<?>> looks = new CopyOnWriteArrayList<>();
+        /** Reads the clock for {@link #planNextLook()}; it sends nothing and schedules nothing. */
+        private final Watchdog clock = new Watchdog(null, null, null, STANDALONE);
+        final List<Look> looks = new CopyOnWriteArrayList<>();
         volatile boolean active = true;
 
-        RecordedLease(ScheduledExecutorService timer, long leaseMillis, boolean renewed, long validUntilNanos,
-                boolean confirmPending, long nextRenewalNanos) {
+        RecordedLease(long leaseMillis, boolean renewed, long validUntilNanos, boolean confirmPending,
+                long nextRenewalNanos) {
             super(leaseMillis, renewed, validUntilNanos, confirmPending, nextRenewalNanos);
-            this.timer = timer;
         }
 
         @Override
@@ -144,19 +244,44 @@ final class EngineFixtures {
         }
 
         @Override
-        ScheduledFuture<?> scheduleLook(Watchdog watchdog, long delayNanos) {
-            ScheduledFuture<?> look = timer.schedule(() -> { }, delayNanos, TimeUnit.NANOSECONDS);
+        EngineExecutors.Scheduled scheduleLook(Watchdog watchdog, long delayNanos) {
+            Look look = new Look(System.nanoTime() + delayNanos);
             looks.add(look);
             return look;
         }
 
-        /** Plans the next look (no watchdog needed: the looks are recorded). */
+        /** Plans the next look (recorded, not scheduled). */
         void planNextLook() {
-            planNextLook(null);
+            planNextLook(clock);
         }
 
-        ScheduledFuture<?> lastLook() {
+        Look lastLook() {
             return looks.get(looks.size() - 1);
+        }
+    }
+
+    /** A look planned for {@code atNanos}, perhaps cancelled since. */
+    static final class Look implements EngineExecutors.Scheduled {
+
+        private final long atNanos;
+        private volatile boolean cancelled;
+
+        Look(long atNanos) {
+            this.atNanos = atNanos;
+        }
+
+        @Override
+        public void cancel() {
+            cancelled = true;
+        }
+
+        boolean isCancelled() {
+            return cancelled;
+        }
+
+        /** How long from now until the look, as {@link Delayed#getDelay}. */
+        long getDelay(TimeUnit unit) {
+            return unit.convert(atNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
         }
     }
 
@@ -206,7 +331,12 @@ final class EngineFixtures {
     static final class Engine implements AutoCloseable {
 
         final LockStore store;
-        final BackgroundThreads threads = new BackgroundThreads();
+        final TimerRuntime system = new TimerRuntime();
+        final EngineRuntime runtime = new EngineRuntime(system);
+
+        {
+            system.executors.timer.setRemoveOnCancelPolicy(true); // its queue counts the looks pending
+        }
         final AsyncLockStore sends;
         final NameTable names = new NameTable();
         final Heard heard = new Heard();
@@ -216,14 +346,35 @@ final class EngineFixtures {
 
         private Engine(LockStore store) {
             this.store = store;
-            this.sends = AsyncLockStore.on(store, threads.calls());
-            this.holds = new HoldLifecycle(store, sends, names, listeners, threads, 1_000);
-            this.leases = new HoldLeases(store, sends, holds);
+            this.sends = AsyncLockStore.on(store, runtime.calls());
+            this.holds = new HoldLifecycle(store, sends, AsyncLockStore.onCallingThread(store), names, listeners,
+                    runtime, 1_000);
+            this.leases = new HoldLeases(holds);
         }
 
         /** A watchdog on this engine's threads whose losses go to {@code losses}. */
         Watchdog watchdog(Watchdog.Losses losses) {
-            return new Watchdog(sends, listeners, losses, threads);
+            return new Watchdog(sends, listeners, losses, runtime);
+        }
+
+        /** The engine's timer, to count or inspect its pending tasks. */
+        ScheduledThreadPoolExecutor timer() {
+            return system.executors.timer;
+        }
+
+        /** Extends {@code hold} to {@code lease} as a blocking caller does. */
+        void extend(Hold hold, java.time.Duration lease) {
+            StoreSends.await(() -> leases.extend(hold, lease, holds.blocking()));
+        }
+
+        /** {@code hold}'s remaining lease, read as a blocking caller does. */
+        java.time.Duration remainingLease(Hold hold) {
+            return StoreSends.await(() -> leases.remainingLease(hold, holds.blocking()));
+        }
+
+        /** Verifies {@code hold} as a blocking caller does. */
+        void verify(Hold hold) {
+            StoreSends.await(() -> leases.verify(hold, holds.blocking()));
         }
 
         /**
@@ -243,14 +394,14 @@ final class EngineFixtures {
             }
             NameState state = names.retain(name);
             state.gate.enter(null);
-            Hold hold = hold(state, name, token, taken.fencingToken(), leaseMillis, true, validUntilNanos, false, now() + HOUR_NANOS);
+            Hold hold = hold(runtime, state, name, token, taken.fencingToken(), leaseMillis, true, validUntilNanos, false, now() + HOUR_NANOS);
             state.add(hold);
             return hold;
         }
 
         @Override
         public void close() {
-            threads.close();
+            runtime.close();
         }
     }
 }

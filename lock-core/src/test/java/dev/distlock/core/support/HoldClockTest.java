@@ -143,19 +143,19 @@ class HoldClockTest {
 
     @RepeatedTest(20)
     void aWaiterSleepsThePollIntervalLessUpToATenthOfJitter() {
-        assertThat(HoldClock.pollPauseNanos(1_000, -1)).isBetween(ms(900), ms(1_000));
-        assertThat(HoldClock.pollPauseNanos(1_000, 5_000)).isBetween(ms(900), ms(1_000));
-        assertThat(HoldClock.pollPauseNanos(9, -1)).isEqualTo(ms(9));
-        assertThat(HoldClock.pollPauseNanos(1, -1)).isEqualTo(ms(1));
+        assertThat(HoldClock.pollPauseNanos(java.util.concurrent.ThreadLocalRandom.current(), 1_000, -1)).isBetween(ms(900), ms(1_000));
+        assertThat(HoldClock.pollPauseNanos(java.util.concurrent.ThreadLocalRandom.current(), 1_000, 5_000)).isBetween(ms(900), ms(1_000));
+        assertThat(HoldClock.pollPauseNanos(java.util.concurrent.ThreadLocalRandom.current(), 9, -1)).isEqualTo(ms(9));
+        assertThat(HoldClock.pollPauseNanos(java.util.concurrent.ThreadLocalRandom.current(), 1, -1)).isEqualTo(ms(1));
     }
 
     @Test
     void aWaiterWakesWhenTheHoldersLeaseRunsOutIfThatComesBeforeItsPoll() {
-        assertThat(HoldClock.pollPauseNanos(1_000, 5)).isEqualTo(ms(6));
-        assertThat(HoldClock.pollPauseNanos(1_000, 0)).isEqualTo(ms(1));
-        assertThat(HoldClock.pollPauseNanos(9, 3)).isEqualTo(ms(4));
+        assertThat(HoldClock.pollPauseNanos(java.util.concurrent.ThreadLocalRandom.current(), 1_000, 5)).isEqualTo(ms(6));
+        assertThat(HoldClock.pollPauseNanos(java.util.concurrent.ThreadLocalRandom.current(), 1_000, 0)).isEqualTo(ms(1));
+        assertThat(HoldClock.pollPauseNanos(java.util.concurrent.ThreadLocalRandom.current(), 9, 3)).isEqualTo(ms(4));
         // a lease as long as the poll: the poll (less one for the jitter's bound) plus the millisecond after it
-        assertThat(HoldClock.pollPauseNanos(9, 9)).isEqualTo(ms(9));
-        assertThat(HoldClock.pollPauseNanos(9, Long.MAX_VALUE)).isEqualTo(ms(9));
+        assertThat(HoldClock.pollPauseNanos(java.util.concurrent.ThreadLocalRandom.current(), 9, 9)).isEqualTo(ms(9));
+        assertThat(HoldClock.pollPauseNanos(java.util.concurrent.ThreadLocalRandom.current(), 9, Long.MAX_VALUE)).isEqualTo(ms(9));
     }
 }

@@ -186,9 +186,9 @@ class HoldLifecycleTest {
     void anExtendCannotReviveAHoldWhoseDeadlinePassed() throws Exception {
         Hold hold = engine.acquired("a", "t1", LEASE, EngineFixtures.now() - 1);
 
-        assertThatThrownBy(() -> engine.leases.extend(hold, Duration.ofMinutes(5)))
+        assertThatThrownBy(() -> engine.extend(hold, Duration.ofMinutes(5)))
                 .isInstanceOf(LockLostException.class);
-        assertThat(failureWithin5s(engine.leases.extendAsync(hold, Duration.ofMinutes(5)).toCompletableFuture(),
+        assertThat(failureWithin5s(engine.leases.extend(hold, Duration.ofMinutes(5), engine.holds.nonBlocking()).toCompletableFuture(),
                 "the extend")).isInstanceOf(LockLostException.class);
 
         assertThat(store.sent).noneMatch(command -> command.startsWith("extend"));
@@ -202,7 +202,7 @@ class HoldLifecycleTest {
         Hold hold = engine.acquired("a", "t1", LEASE);
         long before = EngineFixtures.now();
 
-        engine.leases.extend(hold, Duration.ofMinutes(5));
+        engine.extend(hold, Duration.ofMinutes(5));
 
         long after = EngineFixtures.now();
         assertThat(hold.leaseMillis()).isEqualTo(300_000);
@@ -210,7 +210,7 @@ class HoldLifecycleTest {
                 HoldClock.validUntil(after, 300_000));
         assertThat(store.remainingLeaseMillis("a", "t1")).isGreaterThan(LEASE);
 
-        within5s(engine.leases.extendAsync(hold, Duration.ofSeconds(1)).toCompletableFuture(), "the extend");
+        within5s(engine.leases.extend(hold, Duration.ofSeconds(1), engine.holds.nonBlocking()).toCompletableFuture(), "the extend");
         assertThat(hold.leaseMillis()).isEqualTo(1_000);
         assertThat(hold.validUntilNanos()).isLessThanOrEqualTo(HoldClock.validUntil(EngineFixtures.now(), 1_000));
         assertThat(store.remainingLeaseMillis("a", "t1")).isBetween(1L, 1_000L);
@@ -221,14 +221,14 @@ class HoldLifecycleTest {
         Hold hold = engine.acquired("a", "t1", LEASE);
         store.memory.overwrite("a", "intruder");
 
-        assertThatThrownBy(() -> engine.leases.extend(hold, Duration.ofMinutes(5)))
+        assertThatThrownBy(() -> engine.extend(hold, Duration.ofMinutes(5)))
                 .isInstanceOf(LockLostException.class).hasMessageContaining("extend found");
         assertThat(hold.isActive()).isFalse();
         assertThat(engine.heard.kinds).containsExactly("lost");
 
         Hold async = engine.acquired("b", "t2", LEASE);
         store.memory.overwrite("b", "intruder");
-        assertThat(failureWithin5s(engine.leases.extendAsync(async, Duration.ofMinutes(5)).toCompletableFuture(),
+        assertThat(failureWithin5s(engine.leases.extend(async, Duration.ofMinutes(5), engine.holds.nonBlocking()).toCompletableFuture(),
                 "the extend")).isInstanceOf(LockLostException.class).hasMessageContaining("extend found");
         assertThat(async.isActive()).isFalse();
         assertThat(store.memory.inspect("b").ownerToken()).isEqualTo("intruder");
@@ -240,13 +240,13 @@ class HoldLifecycleTest {
         long deadline = hold.validUntilNanos();
         store.failExtends.set(2);
 
-        assertThatThrownBy(() -> engine.leases.extend(hold, Duration.ofMinutes(5)))
+        assertThatThrownBy(() -> engine.extend(hold, Duration.ofMinutes(5)))
                 .isInstanceOf(LockBackendException.class);
         assertThat(hold.validUntilNanos()).isEqualTo(deadline);
         assertThat(hold.isActive()).isTrue();
 
         long before = EngineFixtures.now();
-        assertThat(failureWithin5s(engine.leases.extendAsync(hold, Duration.ofSeconds(1)).toCompletableFuture(),
+        assertThat(failureWithin5s(engine.leases.extend(hold, Duration.ofSeconds(1), engine.holds.nonBlocking()).toCompletableFuture(),
                 "the extend")).isInstanceOf(LockBackendException.class);
         assertThat(hold.validUntilNanos()).isBetween(HoldClock.validUntil(before, 1_000),
                 HoldClock.validUntil(EngineFixtures.now(), 1_000));
@@ -256,30 +256,30 @@ class HoldLifecycleTest {
     void theRemainingLeaseIsTheStoresCappedByTheLocalDeadlineAndZeroOnceLost() throws Exception {
         Hold hold = engine.acquired("a", "t1", LEASE, EngineFixtures.now() + TimeUnit.SECONDS.toNanos(2));
 
-        assertThat(engine.leases.remainingLease(hold)).isBetween(Duration.ofMillis(1), Duration.ofSeconds(2));
-        assertThat(within5s(engine.leases.remainingLeaseAsync(hold).toCompletableFuture(), "the lease read"))
+        assertThat(engine.remainingLease(hold)).isBetween(Duration.ofMillis(1), Duration.ofSeconds(2));
+        assertThat(within5s(engine.leases.remainingLease(hold, engine.holds.nonBlocking()).toCompletableFuture(), "the lease read"))
                 .isBetween(Duration.ofMillis(1), Duration.ofSeconds(2));
-        engine.leases.verify(hold);
-        within5s(engine.leases.verifyAsync(hold).toCompletableFuture(), "the check");
+        engine.verify(hold);
+        within5s(engine.leases.verify(hold, engine.holds.nonBlocking()).toCompletableFuture(), "the check");
 
         store.memory.overwrite("a", "intruder");
-        assertThat(within5s(engine.leases.remainingLeaseAsync(hold).toCompletableFuture(), "the lease read"))
+        assertThat(within5s(engine.leases.remainingLease(hold, engine.holds.nonBlocking()).toCompletableFuture(), "the lease read"))
                 .isZero();
         assertThat(hold.isActive()).isFalse();
-        assertThat(engine.leases.remainingLease(hold)).isZero();
-        assertThatThrownBy(() -> engine.leases.verify(hold)).isInstanceOf(LockLostException.class);
-        assertThat(failureWithin5s(engine.leases.verifyAsync(hold).toCompletableFuture(), "the check"))
+        assertThat(engine.remainingLease(hold)).isZero();
+        assertThatThrownBy(() -> engine.verify(hold)).isInstanceOf(LockLostException.class);
+        assertThat(failureWithin5s(engine.leases.verify(hold, engine.holds.nonBlocking()).toCompletableFuture(), "the check"))
                 .isInstanceOf(LockLostException.class);
         assertThat(engine.heard.kinds).containsExactly("lost");
 
         Hold other = engine.acquired("b", "t2", LEASE);
         store.memory.overwrite("b", "intruder");
-        assertThat(engine.leases.remainingLease(other)).isZero();
+        assertThat(engine.remainingLease(other)).isZero();
         assertThat(other.isActive()).isFalse();
     }
 
     private int timerTasks() {
-        return ((java.util.concurrent.ScheduledThreadPoolExecutor) engine.threads.timer()).getQueue().size();
+        return ((java.util.concurrent.ScheduledThreadPoolExecutor) engine.timer()).getQueue().size();
     }
 
     @Test
@@ -339,7 +339,7 @@ class HoldLifecycleTest {
         Hold hold = engine.acquired("a", "t1", LEASE);
         engine.holds.watchdog().watch(hold); // its look due in an hour
 
-        engine.leases.extend(hold, Duration.ofMillis(300)); // renewed every 100ms from now
+        engine.extend(hold, Duration.ofMillis(300)); // renewed every 100ms from now
         store.memory.delete("a");
 
         EngineFixtures.awaitTrue(() -> engine.heard.kinds.contains("lost"), "the loss found by the next renewal");
@@ -352,7 +352,7 @@ class HoldLifecycleTest {
         engine.holds.watchdog().watch(hold); // its look due in an hour
         store.failExtends.set(1);
 
-        assertThatThrownBy(() -> engine.leases.extend(hold, Duration.ofMillis(300)))
+        assertThatThrownBy(() -> engine.extend(hold, Duration.ofMillis(300)))
                 .isInstanceOf(LockBackendException.class);
 
         EngineFixtures.awaitTrue(() -> engine.heard.kinds.contains("lost"), "the loss by the shorter deadline");

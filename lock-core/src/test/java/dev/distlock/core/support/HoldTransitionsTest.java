@@ -283,37 +283,37 @@ class HoldTransitionsTest {
             long now = EngineFixtures.now();
             long slack = ms(60_000); // the time this test itself may take on a loaded machine, and more
 
-            EngineFixtures.RecordedLease renewed = new EngineFixtures.RecordedLease(timer, LEASE, true,
+            EngineFixtures.RecordedLease renewed = new EngineFixtures.RecordedLease(LEASE, true,
                     now + HOUR_NANOS, false, now + HOUR_NANOS / 2);
             renewed.planNextLook();
             assertThat(renewed.lastLook().getDelay(TimeUnit.NANOSECONDS))
                     .isBetween(HOUR_NANOS / 2 - slack, HOUR_NANOS / 2);
 
-            EngineFixtures.RecordedLease fixed = new EngineFixtures.RecordedLease(timer, LEASE, false,
+            EngineFixtures.RecordedLease fixed = new EngineFixtures.RecordedLease(LEASE, false,
                     now + HOUR_NANOS, false, now + HOUR_NANOS / 2);
             fixed.planNextLook();
             assertThat(fixed.lastLook().getDelay(TimeUnit.NANOSECONDS)).isBetween(HOUR_NANOS - slack, HOUR_NANOS);
 
-            EngineFixtures.RecordedLease claim = new EngineFixtures.RecordedLease(timer, LEASE, false,
+            EngineFixtures.RecordedLease claim = new EngineFixtures.RecordedLease(LEASE, false,
                     now + HOUR_NANOS, true, now + HOUR_NANOS / 2);
             claim.planNextLook();
             assertThat(claim.lastLook().getDelay(TimeUnit.NANOSECONDS))
                     .isBetween(HOUR_NANOS / 2 - slack, HOUR_NANOS / 2);
 
-            EngineFixtures.RecordedLease renewalAfterDeadline = new EngineFixtures.RecordedLease(timer, LEASE, true,
+            EngineFixtures.RecordedLease renewalAfterDeadline = new EngineFixtures.RecordedLease(LEASE, true,
                     now + HOUR_NANOS / 2, false, now + HOUR_NANOS);
             renewalAfterDeadline.planNextLook();
             assertThat(renewalAfterDeadline.lastLook().getDelay(TimeUnit.NANOSECONDS))
                     .isBetween(HOUR_NANOS / 2 - slack, HOUR_NANOS / 2);
 
-            EngineFixtures.RecordedLease inFlight = new EngineFixtures.RecordedLease(timer, LEASE, true,
+            EngineFixtures.RecordedLease inFlight = new EngineFixtures.RecordedLease(LEASE, true,
                     now + HOUR_NANOS, false, now);
             assertThat(inFlight.look(now).due()).isEqualTo(HoldLook.Due.RENEWAL);
             inFlight.planNextLook();
             assertThat(inFlight.lastLook().getDelay(TimeUnit.NANOSECONDS)).as("the deadline, while a renewal flies")
                     .isBetween(HOUR_NANOS - slack, HOUR_NANOS);
 
-            EngineFixtures.RecordedLease expired = new EngineFixtures.RecordedLease(timer, LEASE, true,
+            EngineFixtures.RecordedLease expired = new EngineFixtures.RecordedLease(LEASE, true,
                     now - HOUR_NANOS, false, now + HOUR_NANOS);
             expired.planNextLook();
             assertThat(expired.lastLook().getDelay(TimeUnit.NANOSECONDS)).isLessThanOrEqualTo(0);
@@ -327,7 +327,7 @@ class HoldTransitionsTest {
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1);
         try {
             long now = EngineFixtures.now();
-            EngineFixtures.RecordedLease lease = new EngineFixtures.RecordedLease(timer, LEASE, true,
+            EngineFixtures.RecordedLease lease = new EngineFixtures.RecordedLease(LEASE, true,
                     now + HOUR_NANOS, false, now + HOUR_NANOS / 2);
             lease.planNextLook();
             lease.planNextLook();

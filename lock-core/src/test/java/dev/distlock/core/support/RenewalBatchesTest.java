@@ -87,7 +87,7 @@ class RenewalBatchesTest {
     private final List<String> losses = new CopyOnWriteArrayList<>();
     private final Watchdog watchdog = engine.watchdog((hold, reason) -> losses.add(hold.name + ": " + reason));
     private final Renewals sends = new Renewals();
-    private final RenewalBatches batches = new RenewalBatches(sends, engine.threads, watchdog);
+    private final RenewalBatches batches = new RenewalBatches(sends, engine.runtime, watchdog);
 
     @AfterEach
     void close() {
@@ -106,7 +106,7 @@ class RenewalBatchesTest {
      */
     private java.util.concurrent.CountDownLatch busyTimer() {
         java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
-        engine.threads.timer().execute(() -> {
+        engine.timer().execute(() -> {
             try {
                 asked.await();
             } catch (InterruptedException closed) {

@@ -161,7 +161,7 @@ class StepMachineAndCleanupTest {
     void aCleanupIsSentAtOnceAndAgainUntilTheStoreAnswers() throws Exception {
         FaultyStore store = (FaultyStore) engine.store;
         store.tryAcquire("c", "t", 30_000, false, 1_000);
-        Cleanup cleanup = new Cleanup(engine.sends, engine.threads);
+        Cleanup cleanup = new Cleanup(engine.sends, engine.runtime);
 
         cleanup.abandon("c", "t", 30_000, false);
 
@@ -172,7 +172,7 @@ class StepMachineAndCleanupTest {
     @Test
     void aCleanupWhoseOutcomeIsUnknownIsSentOnceMoreASecondAfterItsAnswer() throws Exception {
         FaultyStore store = (FaultyStore) engine.store;
-        Cleanup cleanup = new Cleanup(engine.sends, engine.threads);
+        Cleanup cleanup = new Cleanup(engine.sends, engine.runtime);
 
         cleanup.abandon("c", "t", 30_000, true);
 
@@ -186,7 +186,7 @@ class StepMachineAndCleanupTest {
         FaultyStore store = (FaultyStore) engine.store;
         store.tryAcquire("c", "t", 30_000, false, 1_000);
         store.failAbandons.set(2);
-        Cleanup cleanup = new Cleanup(engine.sends, engine.threads);
+        Cleanup cleanup = new Cleanup(engine.sends, engine.runtime);
 
         cleanup.abandon("c", "t", 30_000, false);
 
@@ -198,7 +198,7 @@ class StepMachineAndCleanupTest {
     void aFailedCleanupIsGivenUpOnceTheLeaseHasPassed() throws Exception {
         FaultyStore store = (FaultyStore) engine.store;
         store.failAbandons.set(1_000);
-        Cleanup cleanup = new Cleanup(engine.sends, engine.threads);
+        Cleanup cleanup = new Cleanup(engine.sends, engine.runtime);
 
         cleanup.abandon("c", "t", 0, false);
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.LockBackendException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -13,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * How the engine calls the store for a caller ({@link StoreCalls}) and paces retries ({@link TransientRetries}): the
- * interrupt flag is kept for the caller, a refused command is sent again until a deadline, failures name the lock.
+ * interrupt flag is kept for the caller, a refused command's pause is cut to the time left, failures name the lock.
  */
 @BoundedTest
 class StoreCallsTest {
@@ -51,75 +50,29 @@ class StoreCallsTest {
     }
 
     @Test
-    void aRefusedCommandIsSentAgainUntilItRunsAndOtherFailuresAreThrownAtOnce() {
-        AtomicInteger sends = new AtomicInteger();
-        long hour = TimeUnit.HOURS.toNanos(1);
-
-        String answer = StoreCalls.retriedWhileRefused(store, System.nanoTime() + hour, () -> {
-            if (sends.incrementAndGet() < 3) {
-                throw new FaultyStore.Refused("x");
-            }
-            return "ran";
-        });
-        assertThat(answer).isEqualTo("ran");
-        assertThat(sends).hasValue(3);
-
-        sends.set(0);
-        assertThatThrownBy(() -> StoreCalls.retriedWhileRefused(store, System.nanoTime() + hour, () -> {
-            sends.incrementAndGet();
-            throw new FaultyStore.Failed("x");
-        })).isInstanceOf(FaultyStore.Failed.class);
-        assertThat(sends).hasValue(1);
-
-        sends.set(0);
-        assertThatThrownBy(() -> StoreCalls.retriedWhileRefused(store, System.nanoTime() - 1, () -> {
-            sends.incrementAndGet();
-            throw new FaultyStore.Refused("x");
-        })).as("no time left: the refusal stands").isInstanceOf(FaultyStore.Refused.class);
-        assertThat(sends).hasValue(1);
-    }
-
-    @Test
-    void anInterruptBeforeOrDuringTheRetriesOfARefusedCommandIsKeptForTheCaller() {
-        Thread.currentThread().interrupt();
-        AtomicInteger sends = new AtomicInteger();
-
-        String answer = StoreCalls.retriedWhileRefused(store, System.nanoTime() + TimeUnit.HOURS.toNanos(1), () -> {
-            assertThat(Thread.currentThread().isInterrupted()).as("sent without the interrupt").isFalse();
-            if (sends.incrementAndGet() < 2) {
-                throw new FaultyStore.Refused("x");
-            }
-            return "ran";
-        });
-
-        assertThat(answer).isEqualTo("ran");
-        assertThat(Thread.interrupted()).isTrue();
-    }
-
-    @Test
     void theRefusedPauseIsAnAcquisitionsPauseCutToWhatIsLeftAndMinusOneOnceNothingIs() {
         long now = System.nanoTime();
-        assertThat(StoreCalls.refusedPauseNanos(1, now - 1)).isEqualTo(-1);
-        assertThat(StoreCalls.refusedPauseNanos(1, now + TimeUnit.HOURS.toNanos(1))).isBetween(5 * MS, 10 * MS);
-        assertThat(StoreCalls.refusedPauseNanos(6, now + TimeUnit.HOURS.toNanos(1))).isBetween(125 * MS, 250 * MS);
-        assertThat(StoreCalls.refusedPauseNanos(1, System.nanoTime() + 2 * MS)).as("cut to what is left").isBetween(1L, 2 * MS);
+        assertThat(StoreCalls.refusedPauseNanos(EngineFixtures.standalone(), 1, now - 1)).isEqualTo(-1);
+        assertThat(StoreCalls.refusedPauseNanos(EngineFixtures.standalone(), 1, now + TimeUnit.HOURS.toNanos(1))).isBetween(5 * MS, 10 * MS);
+        assertThat(StoreCalls.refusedPauseNanos(EngineFixtures.standalone(), 6, now + TimeUnit.HOURS.toNanos(1))).isBetween(125 * MS, 250 * MS);
+        assertThat(StoreCalls.refusedPauseNanos(EngineFixtures.standalone(), 1, System.nanoTime() + 2 * MS)).as("cut to what is left").isBetween(1L, 2 * MS);
     }
 
     @Test
     void aRetryPauseDoublesFromTenToTwoHundredFiftyMillisecondsLessUpToHalfAtRandom() {
         for (int i = 0; i < 20; i++) {
-            assertThat(TransientRetries.pauseNanos(0)).isBetween(5 * MS, 10 * MS);
-            assertThat(TransientRetries.pauseNanos(1)).isBetween(5 * MS, 10 * MS);
-            assertThat(TransientRetries.pauseNanos(2)).isBetween(10 * MS, 20 * MS);
-            assertThat(TransientRetries.pauseNanos(5)).isBetween(80 * MS, 160 * MS);
-            assertThat(TransientRetries.pauseNanos(6)).isBetween(125 * MS, 250 * MS);
-            assertThat(TransientRetries.pauseNanos(1_000)).isBetween(125 * MS, 250 * MS);
+            assertThat(TransientRetries.pauseNanos(java.util.concurrent.ThreadLocalRandom.current(), 0)).isBetween(5 * MS, 10 * MS);
+            assertThat(TransientRetries.pauseNanos(java.util.concurrent.ThreadLocalRandom.current(), 1)).isBetween(5 * MS, 10 * MS);
+            assertThat(TransientRetries.pauseNanos(java.util.concurrent.ThreadLocalRandom.current(), 2)).isBetween(10 * MS, 20 * MS);
+            assertThat(TransientRetries.pauseNanos(java.util.concurrent.ThreadLocalRandom.current(), 5)).isBetween(80 * MS, 160 * MS);
+            assertThat(TransientRetries.pauseNanos(java.util.concurrent.ThreadLocalRandom.current(), 6)).isBetween(125 * MS, 250 * MS);
+            assertThat(TransientRetries.pauseNanos(java.util.concurrent.ThreadLocalRandom.current(), 1_000)).isBetween(125 * MS, 250 * MS);
         }
     }
 
     @Test
     void retriesGoOnWhileTheWaitLastsEachPauseCutToWhatIsLeftAndTakenOnce() {
-        TransientRetries retries = new TransientRetries(failure -> { });
+        TransientRetries retries = EngineFixtures.transientRetries(failure -> { });
 
         assertThat(retries.retryWithin(0)).isFalse();
         assertThat(retries.retryWithin(-1)).isFalse();
@@ -139,7 +92,7 @@ class StoreCallsTest {
             threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD) // two seconds of it are waits
     void aStreakOfTransientErrorsIsReportedOnceWhenItHasLastedASecondAndAnAnswerEndsIt() throws Exception {
         AtomicInteger reports = new AtomicInteger();
-        TransientRetries retries = new TransientRetries(failure -> reports.incrementAndGet());
+        TransientRetries retries = EngineFixtures.transientRetries(failure -> reports.incrementAndGet());
 
         retries.failed(new IllegalStateException("1"));
         retries.failed(new IllegalStateException("2"));
@@ -149,7 +102,7 @@ class StoreCallsTest {
         retries.failed(new IllegalStateException("4"));
         assertThat(reports).hasValue(1);
 
-        TransientRetries answered = new TransientRetries(failure -> reports.incrementAndGet());
+        TransientRetries answered = EngineFixtures.transientRetries(failure -> reports.incrementAndGet());
         answered.failed(new IllegalStateException("1"));
         Thread.sleep(TimeUnit.NANOSECONDS.toMillis(TransientRetries.PERSISTENT_NANOS) + 20);
         answered.answered();
@@ -181,22 +134,4 @@ class StoreCallsTest {
         assertThat(StoreCalls.brokenByInterrupt(null)).isFalse();
     }
 
-    @Test
-    void anUninterruptibleWaitEndsWhenTheStepCompletesOrItsTimeIsUpAndKeepsTheInterrupt() {
-        assertThat(StoreCalls.awaitUninterruptibly(CompletableFuture.completedFuture(1), 0)).isTrue();
-        assertThat(StoreCalls.awaitUninterruptibly(CompletableFuture.failedFuture(new IllegalStateException()),
-                MS)).isTrue();
-
-        Thread.currentThread().interrupt();
-        long start = System.nanoTime();
-        assertThat(StoreCalls.awaitUninterruptibly(new CompletableFuture<>(), 50 * MS)).isFalse();
-        assertThat(System.nanoTime() - start).as("the whole wait, despite the interrupt")
-                .isGreaterThanOrEqualTo(50 * MS);
-        assertThat(Thread.interrupted()).isTrue();
-
-        CompletableFuture<String> later = new CompletableFuture<>();
-        CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS).execute(() -> later.complete("done"));
-        assertThat(StoreCalls.awaitUninterruptibly(later, TimeUnit.SECONDS.toNanos(5))).isTrue();
-        assertThat(Thread.currentThread().isInterrupted()).isFalse();
-    }
 }

@@ -19,11 +19,17 @@ class WaitTimersAndGateTest {
 
     private static final long HOUR = TimeUnit.HOURS.toNanos(1);
 
-    private final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1);
+    private final EngineFixtures.TimerRuntime system = new EngineFixtures.TimerRuntime();
+    /** The acquisitions' runtime; its timer's queue ({@link #queue}) shows the deadlines armed and cancelled. */
+    private final EngineRuntime timer = EngineFixtures.timerRuntime(system);
 
     @AfterEach
     void close() {
-        timer.shutdownNow();
+        timer.close();
+    }
+
+    private java.util.concurrent.BlockingQueue<Runnable> queue() {
+        return system.executors.timer.getQueue();
     }
 
     private static void await(CountDownLatch latch, String what) throws InterruptedException {
@@ -41,7 +47,7 @@ class WaitTimersAndGateTest {
         assertThat(unlimited.remainingNanos()).isEqualTo(Long.MAX_VALUE);
         assertThat(unlimited.isAfterDeadline(EngineFixtures.now() + HOUR)).isFalse();
         unlimited.armDeadline(() -> { });
-        assertThat(timer.getQueue()).as("no deadline armed").isEmpty();
+        assertThat(queue()).as("no deadline armed").isEmpty();
     }
 
     @Test
@@ -79,11 +85,11 @@ class WaitTimersAndGateTest {
     void aCancelledDeadlineDoesNotFire() {
         WaitTimers time = EngineFixtures.waitTimers(timer, HOUR);
         time.armDeadline(() -> { });
-        assertThat(timer.getQueue()).hasSize(1);
+        assertThat(queue()).hasSize(1);
 
         time.cancelDeadline();
 
-        assertThat(timer.getQueue()).allMatch(task -> ((java.util.concurrent.Future<?>) task).isCancelled());
+        assertThat(queue()).allMatch(task -> ((java.util.concurrent.Future<?>) task).isCancelled());
     }
 
     @Test
@@ -98,21 +104,21 @@ class WaitTimersAndGateTest {
         time.sleep(HOUR, () -> { });
         assertThat(time.wake()).isTrue();
         assertThat(time.wake()).isFalse();
-        assertThat(timer.getQueue()).allMatch(task -> ((java.util.concurrent.Future<?>) task).isCancelled());
+        assertThat(queue()).allMatch(task -> ((java.util.concurrent.Future<?>) task).isCancelled());
 
         time.sleep(HOUR, () -> { });
         time.sleep(HOUR, () -> { });
-        assertThat(timer.getQueue()).filteredOn(task -> !((java.util.concurrent.Future<?>) task).isCancelled())
+        assertThat(queue()).filteredOn(task -> !((java.util.concurrent.Future<?>) task).isCancelled())
                 .as("a new sleep replaces the old one").hasSize(1);
     }
 
     @Test
     void onceTheTimerIsClosedATimedTaskRunsAtOnce() {
         WaitTimers time = EngineFixtures.waitTimers(timer, HOUR);
-        timer.shutdownNow();
+        timer.close();
         AtomicInteger ran = new AtomicInteger();
 
-        assertThat((Object) time.after(HOUR, ran::incrementAndGet)).isNull();
+        assertThat(time.after(HOUR, ran::incrementAndGet)).isSameAs(EngineRuntime.NOTHING);
         time.armDeadline(ran::incrementAndGet);
 
         assertThat(ran).hasValue(2);
