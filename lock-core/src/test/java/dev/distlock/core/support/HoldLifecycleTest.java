@@ -124,6 +124,23 @@ class HoldLifecycleTest {
     }
 
     @Test
+    void aBlockingReleaseByAnInterruptedCallerIsSentAgainWhileRefusedAndKeepsTheInterrupt() {
+        Hold hold = engine.acquired("a", "t1", LEASE);
+        store.refuseReleases.set(2);
+
+        Thread.currentThread().interrupt();
+        try {
+            engine.holds.release(hold, 0);
+        } finally {
+            assertThat(Thread.interrupted()).as("the caller's interrupt kept").isTrue();
+        }
+
+        assertThat(store.isLocked("a")).isFalse();
+        assertThat(store.sent).filteredOn(command -> command.startsWith("release a")).hasSize(3);
+        assertThat(engine.heard.kinds).containsExactly("released");
+    }
+
+    @Test
     void aReleaseAfterTheDeadlineIsALossWhateverTheStoreSays() throws Exception {
         Hold hold = engine.acquired("a", "t1", LEASE, EngineFixtures.now() - 1);
 
