@@ -4,7 +4,6 @@ import static dev.distlock.core.support.EngineFixtures.HOUR_NANOS;
 import static dev.distlock.core.support.EngineFixtures.hold;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -276,74 +275,65 @@ class HoldTransitionsTest {
         assertThat(event.elapsed()).isBetween(java.time.Duration.ZERO, java.time.Duration.ofMinutes(1));
         assertThat(hold.acquiredAt()).isBeforeOrEqualTo(java.time.Instant.now());
     }
+
     @Test
     void theWatchdogLooksNextAtTheRenewalIfDueBeforeTheDeadlineElseAtTheDeadline() {
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1);
-        try {
-            long now = EngineFixtures.now();
-            long slack = ms(60_000); // the time this test itself may take on a loaded machine, and more
+        long now = EngineFixtures.now();
+        long slack = ms(60_000); // the time this test itself may take on a loaded machine, and more
 
-            EngineFixtures.RecordedLease renewed = new EngineFixtures.RecordedLease(LEASE, true,
-                    now + HOUR_NANOS, false, now + HOUR_NANOS / 2);
-            renewed.planNextLook();
-            assertThat(renewed.lastLook().getDelay(TimeUnit.NANOSECONDS))
-                    .isBetween(HOUR_NANOS / 2 - slack, HOUR_NANOS / 2);
+        EngineFixtures.RecordedLease renewed = new EngineFixtures.RecordedLease(LEASE, true,
+                now + HOUR_NANOS, false, now + HOUR_NANOS / 2);
+        renewed.planNextLook();
+        assertThat(renewed.lastLook().getDelay(TimeUnit.NANOSECONDS))
+                .isBetween(HOUR_NANOS / 2 - slack, HOUR_NANOS / 2);
 
-            EngineFixtures.RecordedLease fixed = new EngineFixtures.RecordedLease(LEASE, false,
-                    now + HOUR_NANOS, false, now + HOUR_NANOS / 2);
-            fixed.planNextLook();
-            assertThat(fixed.lastLook().getDelay(TimeUnit.NANOSECONDS)).isBetween(HOUR_NANOS - slack, HOUR_NANOS);
+        EngineFixtures.RecordedLease fixed = new EngineFixtures.RecordedLease(LEASE, false,
+                now + HOUR_NANOS, false, now + HOUR_NANOS / 2);
+        fixed.planNextLook();
+        assertThat(fixed.lastLook().getDelay(TimeUnit.NANOSECONDS)).isBetween(HOUR_NANOS - slack, HOUR_NANOS);
 
-            EngineFixtures.RecordedLease claim = new EngineFixtures.RecordedLease(LEASE, false,
-                    now + HOUR_NANOS, true, now + HOUR_NANOS / 2);
-            claim.planNextLook();
-            assertThat(claim.lastLook().getDelay(TimeUnit.NANOSECONDS))
-                    .isBetween(HOUR_NANOS / 2 - slack, HOUR_NANOS / 2);
+        EngineFixtures.RecordedLease claim = new EngineFixtures.RecordedLease(LEASE, false,
+                now + HOUR_NANOS, true, now + HOUR_NANOS / 2);
+        claim.planNextLook();
+        assertThat(claim.lastLook().getDelay(TimeUnit.NANOSECONDS))
+                .isBetween(HOUR_NANOS / 2 - slack, HOUR_NANOS / 2);
 
-            EngineFixtures.RecordedLease renewalAfterDeadline = new EngineFixtures.RecordedLease(LEASE, true,
-                    now + HOUR_NANOS / 2, false, now + HOUR_NANOS);
-            renewalAfterDeadline.planNextLook();
-            assertThat(renewalAfterDeadline.lastLook().getDelay(TimeUnit.NANOSECONDS))
-                    .isBetween(HOUR_NANOS / 2 - slack, HOUR_NANOS / 2);
+        EngineFixtures.RecordedLease renewalAfterDeadline = new EngineFixtures.RecordedLease(LEASE, true,
+                now + HOUR_NANOS / 2, false, now + HOUR_NANOS);
+        renewalAfterDeadline.planNextLook();
+        assertThat(renewalAfterDeadline.lastLook().getDelay(TimeUnit.NANOSECONDS))
+                .isBetween(HOUR_NANOS / 2 - slack, HOUR_NANOS / 2);
 
-            EngineFixtures.RecordedLease inFlight = new EngineFixtures.RecordedLease(LEASE, true,
-                    now + HOUR_NANOS, false, now);
-            assertThat(inFlight.look(now).due()).isEqualTo(HoldLook.Due.RENEWAL);
-            inFlight.planNextLook();
-            assertThat(inFlight.lastLook().getDelay(TimeUnit.NANOSECONDS)).as("the deadline, while a renewal flies")
-                    .isBetween(HOUR_NANOS - slack, HOUR_NANOS);
+        EngineFixtures.RecordedLease inFlight = new EngineFixtures.RecordedLease(LEASE, true,
+                now + HOUR_NANOS, false, now);
+        assertThat(inFlight.look(now).due()).isEqualTo(HoldLook.Due.RENEWAL);
+        inFlight.planNextLook();
+        assertThat(inFlight.lastLook().getDelay(TimeUnit.NANOSECONDS)).as("the deadline, while a renewal flies")
+                .isBetween(HOUR_NANOS - slack, HOUR_NANOS);
 
-            EngineFixtures.RecordedLease expired = new EngineFixtures.RecordedLease(LEASE, true,
-                    now - HOUR_NANOS, false, now + HOUR_NANOS);
-            expired.planNextLook();
-            assertThat(expired.lastLook().getDelay(TimeUnit.NANOSECONDS)).isLessThanOrEqualTo(0);
-        } finally {
-            timer.shutdownNow();
-        }
+        EngineFixtures.RecordedLease expired = new EngineFixtures.RecordedLease(LEASE, true,
+                now - HOUR_NANOS, false, now + HOUR_NANOS);
+        expired.planNextLook();
+        assertThat(expired.lastLook().getDelay(TimeUnit.NANOSECONDS)).isLessThanOrEqualTo(0);
     }
 
     @Test
     void aNewLookReplacesThePlannedOneAndNothingIsPlannedOnceTheHoldIsNoLongerActive() {
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1);
-        try {
-            long now = EngineFixtures.now();
-            EngineFixtures.RecordedLease lease = new EngineFixtures.RecordedLease(LEASE, true,
-                    now + HOUR_NANOS, false, now + HOUR_NANOS / 2);
-            lease.planNextLook();
-            lease.planNextLook();
-            assertThat(lease.looks).hasSize(2);
-            assertThat(lease.looks.get(0).isCancelled()).isTrue();
-            assertThat(lease.looks.get(1).isCancelled()).isFalse();
+        long now = EngineFixtures.now();
+        EngineFixtures.RecordedLease lease = new EngineFixtures.RecordedLease(LEASE, true,
+                now + HOUR_NANOS, false, now + HOUR_NANOS / 2);
+        lease.planNextLook();
+        lease.planNextLook();
+        assertThat(lease.looks).hasSize(2);
+        assertThat(lease.looks.get(0).isCancelled()).isTrue();
+        assertThat(lease.looks.get(1).isCancelled()).isFalse();
 
-            lease.cancelNextLook();
-            assertThat(lease.looks.get(1).isCancelled()).isTrue();
+        lease.cancelNextLook();
+        assertThat(lease.looks.get(1).isCancelled()).isTrue();
 
-            lease.active = false;
-            lease.planNextLook();
-            assertThat(lease.looks).hasSize(2);
-            assertThat(lease.look(now).due()).isEqualTo(HoldLook.Due.NOTHING);
-        } finally {
-            timer.shutdownNow();
-        }
+        lease.active = false;
+        lease.planNextLook();
+        assertThat(lease.looks).hasSize(2);
+        assertThat(lease.look(now).due()).isEqualTo(HoldLook.Due.NOTHING);
     }
 }
