@@ -1,0 +1,223 @@
+package dev.distlock.core.support;
+
+import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.Grant;
+import dev.distlock.core.spi.HandOffNotices;
+import dev.distlock.core.spi.LockSnapshot;
+import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.PassOn;
+import dev.distlock.core.spi.StoreFailure;
+import dev.distlock.memory.InMemoryLockStore;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An in-memory store that can refuse or fail chosen commands, and that passes a lock on to the next local caller in
+ * one call when asked to ({@link #passesOn}): what the engine's release and hand-off rules turn on, without Redis.
+ */
+final class FaultyStore implements LockStore {
+
+    /** A command the store refused without running it. */
+    static final class Refused extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        Refused(String command) {
+            super("refused: " + command);
+        }
+    }
+
+    /** A command that failed and may have run. */
+    static final class Failed extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        Failed(String command) {
+            super("failed: " + command);
+        }
+    }
+
+    final InMemoryLockStore memory = new InMemoryLockStore();
+    /** Whether a release hands the gate on with the next caller's try. */
+    volatile boolean passesOn;
+    /** How many of the next passOn calls are refused. */
+    final AtomicInteger refusePassOns = new AtomicInteger();
+    /** How many of the next release calls are refused. */
+    final AtomicInteger refuseReleases = new AtomicInteger();
+    /** How many of the next release calls fail with no answer (they may have run). */
+    final AtomicInteger failReleases = new AtomicInteger();
+    /** How many of the next extend calls fail (with no answer). */
+    final AtomicInteger failExtends = new AtomicInteger();
+    /** How many of the next abandon calls fail without running. */
+    final AtomicInteger failAbandons = new AtomicInteger();
+    /** How many of the next tries run, then fail as if their reply was lost. */
+    final AtomicInteger failTries = new AtomicInteger();
+    /** How many of the next tries fail for good, without running. */
+    final AtomicInteger rejectTries = new AtomicInteger();
+    /** How long the next try's reply takes, in milliseconds (once). */
+    final AtomicInteger slowTryMillis = new AtomicInteger();
+    /** The commands sent, in order, as "command name token". */
+    final List<String> sent = new CopyOnWriteArrayList<>();
+
+    /** How many commands starting with {@code prefix} were sent. */
+    long count(String prefix) {
+        return sent.stream().filter(command -> command.startsWith(prefix)).count();
+    }
+
+    /** The tokens of the tries sent for {@code name}, in order, without repeats. */
+    List<String> triedTokens(String name) {
+        return sent.stream().filter(command -> command.startsWith("tryAcquire " + name + " "))
+                .map(command -> command.substring(command.lastIndexOf(' ') + 1)).distinct().toList();
+    }
+
+    @Override
+    public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        sent.add("tryAcquire " + name + " " + token);
+        if (rejectTries.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new IllegalStateException("ERR no such script");
+        }
+        AcquireResult answer = memory.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis);
+        if (failTries.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new Failed("tryAcquire");
+        }
+        int slow = slowTryMillis.getAndSet(0);
+        if (slow > 0) {
+            try {
+                Thread.sleep(slow); // a reply that takes this long, as a paused process or a slow network would
+            } catch (InterruptedException interrupt) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(interrupt);
+            }
+        }
+        return answer;
+    }
+
+    @Override
+    public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
+        return memory.leaveQueue(name, token, leaseMillis);
+    }
+
+    @Override
+    public boolean release(String name, String token, long fencingToken) {
+        sent.add("release " + name + " " + token);
+        if (refuseReleases.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new Refused("release");
+        }
+        if (failReleases.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new Failed("release");
+        }
+        return memory.release(name, token, fencingToken);
+    }
+
+    @Override
+    public PassOn passOn(String name, String token, long fencingToken, String next, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        sent.add("passOn " + name + " " + token + " " + next);
+        if (refusePassOns.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new Refused("passOn");
+        }
+        return new PassOn(memory.release(name, token, fencingToken),
+                memory.tryAcquire(name, next, leaseMillis, queue, waiterTimeoutMillis));
+    }
+
+    @Override
+    public boolean passesOn() {
+        return passesOn;
+    }
+
+    @Override
+    public void abandon(String name, String token) {
+        sent.add("abandon " + name + " " + token);
+        if (failAbandons.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new Failed("abandon");
+        }
+        memory.abandon(name, token);
+    }
+
+    @Override
+    public boolean extend(String name, String token, long leaseMillis) {
+        sent.add("extend " + name + " " + token);
+        if (failExtends.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new Failed("extend");
+        }
+        return memory.extend(name, token, leaseMillis);
+    }
+
+    @Override
+    public boolean renew(String name, String token, long leaseMillis) {
+        sent.add("renew " + name + " " + token);
+        return memory.renew(name, token, leaseMillis);
+    }
+
+    @Override
+    public long remainingLeaseMillis(String name, String token) {
+        return memory.remainingLeaseMillis(name, token);
+    }
+
+    @Override
+    public boolean isLocked(String name) {
+        return memory.isLocked(name);
+    }
+
+    @Override
+    public LockSnapshot inspect(String name) {
+        return memory.inspect(name);
+    }
+
+    @Override
+    public void announce(String instance, Map<String, String> description, long ttlMillis) {
+        memory.announce(instance, description, ttlMillis);
+    }
+
+    @Override
+    public Map<String, String> announcement(String instance) {
+        return memory.announcement(instance);
+    }
+
+    /** Whether a hand-off notice is trusted without asking the store. */
+    volatile boolean noticesTrusted = true;
+    /** Completes when hand-off notices are heard; until then, none is. Heard from the start by default. */
+    volatile CompletableFuture<Void> listening = CompletableFuture.completedFuture(null);
+    /** How often the engine asked to hear notices. */
+    final AtomicInteger listens = new AtomicInteger();
+
+    @Override
+    public HandOffNotices handOffs() {
+        return new HandOffNotices() {
+            @Override
+            public Subscription await(String name, String token, java.util.function.Consumer<Grant> onGrant) {
+                return memory.await(name, token, onGrant);
+            }
+
+            @Override
+            public boolean trusted() {
+                return noticesTrusted;
+            }
+
+            @Override
+            public boolean listening() {
+                return listening.isDone();
+            }
+
+            @Override
+            public CompletableFuture<Void> listen() {
+                listens.incrementAndGet();
+                return listening;
+            }
+        };
+    }
+
+    @Override
+    public StoreFailure classify(RuntimeException failure) {
+        return failure instanceof Refused ? StoreFailure.REFUSED
+                : failure instanceof Failed ? StoreFailure.IN_DOUBT : StoreFailure.PERMANENT;
+    }
+
+    @Override
+    public void close() {
+    }
+}
