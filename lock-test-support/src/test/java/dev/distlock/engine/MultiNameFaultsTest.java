@@ -205,6 +205,33 @@ class MultiNameFaultsTest extends ScriptedStoreTest {
         assertThat(store.calls(Op.ACQUIRE, "x1")).as("x1 taken again after it ran out").isGreaterThanOrEqualTo(2);
     }
 
+    /**
+     * A set whose first name another process hands on holds it first on the hand-off's short claim, which its
+     * confirmation makes the full lease: the set is answered as it is, not given back and taken again as if that
+     * claim were a lease running out.
+     */
+    @Test
+    void aSetWhoseNameIsHandedOnIsAnsweredWithoutTakingItAgain() throws Exception {
+        FencedLock first = registries.process(new Events()).obtainAll(List.of("y1", "y2"));
+        first.lock();
+        Background<Boolean> next = new Background<>("next-set", () -> {
+            FencedLock both = mine.obtainAll(List.of("y1", "y2"));
+            if (!both.tryLock(PATIENCE)) {
+                return false;
+            }
+            both.unlock();
+            return true;
+        });
+        awaitUntil(() -> store.backend().waitersQueued("y1") == 1);
+
+        first.unlock();
+
+        assertThat(next.get()).isTrue();
+        assertThat(store.calls(Op.ACQUIRE, "y1")).as("tries of y1: the first set's, the next one's queued try")
+                .isEqualTo(2);
+        assertThat(store.calls(Op.RELEASE, "y1")).as("releases of y1: one per set").isEqualTo(2);
+    }
+
     /** Deletes {@code name}'s key whoever holds it, as an operator or an eviction would. */
     private void deleteKey(String name) {
         store.backend().delete(name);

@@ -104,7 +104,7 @@ final class NamesAcquisition implements StepRunners.Awaited {
             return;
         }
         if (next == names.size()) {
-            if (allValidEnough()) {
+            if (allStillCount()) {
                 result.complete(Arrays.asList(holds));
             } else if (startOver()) {
                 takeNext();
@@ -144,13 +144,13 @@ final class NamesAcquisition implements StepRunners.Awaited {
     }
 
     /**
-     * Whether every name still has enough of its lease left to count ({@link HoldClock#validEnough}): a fixed lease
-     * of a name taken first may run out while a later name is waited for.
+     * Whether every name may still be answered ({@link TrustedLease#stillCounts}): a fixed lease of a name taken first
+     * may run out while a later name is waited for.
      */
-    private boolean allValidEnough() {
+    private boolean allStillCount() {
         long now = registry.runtime().nanoTime();
         for (Hold hold : holds) {
-            if (!hold.isActive() || !HoldClock.validEnough(hold.validUntilNanos(), hold.leaseMillis(), now)) {
+            if (!hold.isActive() || !hold.stillCounts(now)) {
                 return false;
             }
         }

@@ -62,6 +62,16 @@ abstract class TrustedLease {
         return leaseMillis;
     }
 
+    /**
+     * Whether the lease may still be answered to a caller at {@code nowNanos}: its deadline has not passed and, unless
+     * renewals or a hand-off's confirmation will restore it, a tenth of it is left ({@link HoldClock#validEnough}), as
+     * an acquisition's reply must leave. A hand-off's short claim counts: its confirmation is on its way.
+     */
+    final synchronized boolean stillCounts(long nowNanos) {
+        return !isPastDeadline(nowNanos)
+                && (wantsRenewal() || HoldClock.validEnough(validUntilNanos, leaseMillis, nowNanos));
+    }
+
     /** Whether the watchdog must send renewals: for a renewed lease, or to confirm a hand-off. */
     private boolean wantsRenewal() {
         return renewed || confirmPending;
