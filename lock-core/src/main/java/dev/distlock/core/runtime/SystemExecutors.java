@@ -1,6 +1,8 @@
 package dev.distlock.core.runtime;
 
+import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -39,12 +41,9 @@ public final class SystemExecutors implements EngineExecutors {
 
     @Override
     public Scheduled schedule(Runnable task, long delayNanos) {
-        // a Callable, which the timer takes as it is (a Runnable would be wrapped in one more object)
-        var future = timer.schedule(() -> {
-            task.run();
-            return null;
-        }, delayNanos, TimeUnit.NANOSECONDS);
-        return () -> future.cancel(false);
+        TimerTask scheduled = new TimerTask(task);
+        scheduled.future = timer.schedule(scheduled, delayNanos, TimeUnit.NANOSECONDS);
+        return scheduled;
     }
 
     @Override
@@ -66,5 +65,37 @@ public final class SystemExecutors implements EngineExecutors {
         timer.shutdown();
         calls.shutdown();
         steps.shutdown();
+    }
+
+    /**
+     * A task on the timer and its cancellation in one object (one of these per deadline, renewal and poll): a
+     * {@link Callable}, which the timer takes as it is (a Runnable would be wrapped in one more object).
+     */
+    private static final class TimerTask implements Callable<Void>, Scheduled {
+
+        private final Runnable task;
+        private volatile boolean cancelled;
+        private volatile Future<?> future;
+
+        TimerTask(Runnable task) {
+            this.task = task;
+        }
+
+        @Override
+        public Void call() {
+            if (!cancelled) {
+                task.run();
+            }
+            return null;
+        }
+
+        @Override
+        public void cancel() {
+            cancelled = true; // before the future is set, too
+            Future<?> scheduled = future;
+            if (scheduled != null) {
+                scheduled.cancel(false);
+            }
+        }
     }
 }

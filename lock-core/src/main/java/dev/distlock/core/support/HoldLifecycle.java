@@ -7,6 +7,7 @@ import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
@@ -103,7 +104,7 @@ final class HoldLifecycle {
         StepRunners.CallerSteps steps = new StepRunners.CallerSteps(runtime.calls());
         boolean interrupted = Thread.interrupted(); // kept for the caller: the release must not meet it
         Uninterruptible wait = new Uninterruptible();
-        CompletableFuture<Void> done = release(hold, delayMillis, blocking, steps, wait::interrupted);
+        CompletableFuture<Void> done = release(hold, delayMillis, blocking, steps, wait);
         wait.done = done;
         try {
             steps.await(wait);
@@ -112,9 +113,13 @@ final class HoldLifecycle {
                 Thread.currentThread().interrupt();
             }
         }
-        Throwable failure = StoreCalls.unwrapped(done.handle((ok, failed) -> failed).join());
-        if (failure instanceof RuntimeException runtimeFailure) {
-            throw runtimeFailure;
+        try {
+            done.join();
+        } catch (CompletionException failed) {
+            if (StoreCalls.unwrapped(failed) instanceof RuntimeException failure) {
+                throw failure;
+            }
+            throw failed;
         }
     }
 
@@ -138,13 +143,17 @@ final class HoldLifecycle {
         return new ReleaseSteps(this, hold, delayMillis, handOff, via, steps, callerInterrupted).start().done();
     }
 
-    /** A blocking release's wait: until it is done, an interrupt only recorded. */
-    private static final class Uninterruptible implements StepRunners.Awaited {
+    /**
+     * A blocking release's wait: until it is done, an interrupt only recorded; run when an interrupt broke the wait
+     * for an answer ({@link ReleaseSteps}'s {@code callerInterrupted}).
+     */
+    private static final class Uninterruptible implements StepRunners.Awaited, Runnable {
 
         private CompletableFuture<Void> done;
         private boolean interrupted;
 
-        void interrupted() {
+        @Override
+        public void run() {
             interrupted = true;
         }
 

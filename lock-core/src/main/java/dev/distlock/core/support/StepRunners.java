@@ -69,7 +69,8 @@ final class StepRunners {
      */
     static final class CallerSteps implements Executor {
 
-        private final ArrayDeque<Runnable> steps = new ArrayDeque<>(2); // rarely more than one step at a time
+        /** Made with the first step: a blocking release whose answers come inline has none. */
+        private ArrayDeque<Runnable> steps;
         private final Executor pool;
         /** Made when the first step comes after the caller stopped waiting. */
         private Executor afterwards;
@@ -84,6 +85,9 @@ final class StepRunners {
             Executor later;
             synchronized (this) {
                 if (!left) {
+                    if (steps == null) {
+                        steps = new ArrayDeque<>(2); // rarely more than one step at a time
+                    }
                     steps.add(step);
                     notifyAll();
                     return;
@@ -116,7 +120,7 @@ final class StepRunners {
                 Runnable[] rest = null;
                 synchronized (this) {
                     left = true;
-                    if (!steps.isEmpty()) {
+                    if (steps != null && !steps.isEmpty()) {
                         rest = steps.toArray(Runnable[]::new);
                         steps.clear();
                     }
@@ -135,7 +139,7 @@ final class StepRunners {
                 throw new InterruptedException();
             }
             Runnable step;
-            while ((step = steps.poll()) == null) {
+            while ((step = steps != null ? steps.poll() : null) == null) {
                 wait();
             }
             return step;

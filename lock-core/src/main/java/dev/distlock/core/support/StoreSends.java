@@ -1,6 +1,8 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.spi.AsyncLockStore;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -19,9 +21,12 @@ import java.util.function.Supplier;
  */
 record StoreSends(AsyncLockStore store, Executor answers) {
 
+    /** Answers dealt with where they arrive: a blocking caller's, on its own thread. */
+    private static final Executor INLINE = Runnable::run;
+
     /** A blocking caller's: on its own thread. */
     static StoreSends blocking(AsyncLockStore callingThread) {
-        return new StoreSends(callingThread, Runnable::run);
+        return new StoreSends(callingThread, INLINE);
     }
 
     /** A non-blocking caller's: answers dealt with on the registry's step executors. */
@@ -31,7 +36,22 @@ record StoreSends(AsyncLockStore store, Executor answers) {
 
     /** Runs {@code then} with the answer to {@code sent}, or its failure (unwrapped), where answers are dealt with. */
     <T> void whenAnswered(CompletionStage<T> sent, BiConsumer<T, Throwable> then) {
+        if (answers == INLINE && sent instanceof CompletableFuture<T> answered && answered.isDone()) {
+            answeredNow(answered, then); // a blocking caller's answer, there already: no stage to chain
+            return;
+        }
         sent.whenComplete((value, failure) -> answers.execute(() -> then.accept(value, StoreCalls.unwrapped(failure))));
+    }
+
+    private static <T> void answeredNow(CompletableFuture<T> answered, BiConsumer<T, Throwable> then) {
+        T value;
+        try {
+            value = answered.join();
+        } catch (CompletionException | CancellationException failure) {
+            then.accept(null, StoreCalls.unwrapped(failure));
+            return;
+        }
+        then.accept(value, null);
     }
 
     /**
