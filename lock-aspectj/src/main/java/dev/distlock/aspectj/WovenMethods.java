@@ -15,6 +15,8 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -37,6 +39,7 @@ final class WovenMethods implements SmartInitializingSingleton {
     public void afterSingletonsInstantiated() {
         Set<Class<?>> checked = Collections.newSetFromMap(new IdentityHashMap<>());
         Set<String> unwoven = new LinkedHashSet<>();
+        Set<String> inherited = new LinkedHashSet<>();
         for (String beanName : beanFactory.getBeanDefinitionNames()) {
             Class<?> type = AutoProxyUtils.determineTargetClass(beanFactory, beanName);
             if (type != null && checked.add(type) && AnnotationUtils.isCandidateClass(type, DistributedLock.class)) {
@@ -44,10 +47,16 @@ final class WovenMethods implements SmartInitializingSingleton {
                 ReflectionUtils.doWithLocalMethods(type, method -> {
                     if (AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class) && !method.isBridge()
                             && !Modifier.isAbstract(method.getModifiers()) && !woven.contains(method)) {
-                        unwoven.add(type.getName() + "." + method.getName());
+                        (isAnnotatedItself(method) ? unwoven : inherited).add(type.getName() + "." + method.getName());
                     }
                 });
             }
+        }
+        if (!inherited.isEmpty()) {
+            throw new IllegalStateException("distlock.advice-mode=aspectj, but these methods are annotated with "
+                    + "@DistributedLock only where they are declared on an interface or a superclass, which AspectJ "
+                    + "does not inherit, so their calls would run without the lock: " + String.join(", ", inherited)
+                    + ". Annotate the methods of the class itself (or the class), or set distlock.advice-mode=proxy");
         }
         if (!unwoven.isEmpty()) {
             throw new IllegalStateException("distlock.advice-mode=aspectj, but these @DistributedLock methods are not "
@@ -56,6 +65,11 @@ final class WovenMethods implements SmartInitializingSingleton {
                     + "library, or weave them at load time (-javaagent:aspectjweaver.jar and a META-INF/aop.xml that "
                     + "includes them), or set distlock.advice-mode=proxy");
         }
+    }
+
+    /** Whether {@code method} itself carries the annotation (directly or as a meta-annotation), as AspectJ sees it. */
+    private static boolean isAnnotatedItself(Method method) {
+        return MergedAnnotations.from(method, SearchStrategy.DIRECT).isPresent(DistributedLock.class);
     }
 
     /** The methods of {@code type} whose executions some aspect advises. */
