@@ -165,16 +165,21 @@ final class CallHold {
         if (!released.compareAndSet(false, true)) {
             return;
         }
-        HoldEnd end = HoldEnd.RELEASE_FAILED;
         try {
             unlock(remainingMinimumHold());
-            end = HoldEnd.RELEASED;
-        } catch (LockLostException lost) {
-            end = HoldEnd.LOST;
-            throw lost;
-        } finally {
-            observed.ended(end, methodFailure);
+        } catch (RuntimeException | Error failure) {
+            observed.ended(endAfter(failure), methodFailure);
+            throw failure;
         }
+        observed.ended(HoldEnd.RELEASED, methodFailure);
+    }
+
+    /** How a release that failed with {@code failure} ended the hold ({@code null}: released). */
+    private static HoldEnd endAfter(Throwable failure) {
+        if (failure == null) {
+            return HoldEnd.RELEASED;
+        }
+        return failure instanceof LockLostException ? HoldEnd.LOST : HoldEnd.RELEASE_FAILED;
     }
 
     private void unlock(Duration keepFor) {
@@ -215,8 +220,7 @@ final class CallHold {
         return unlocked.handle((done, error) -> {
             Throwable failure = error instanceof CompletionException wrapped && wrapped.getCause() != null
                     ? wrapped.getCause() : error;
-            observed.ended(failure == null ? HoldEnd.RELEASED
-                    : failure instanceof LockLostException ? HoldEnd.LOST : HoldEnd.RELEASE_FAILED, methodFailure);
+            observed.ended(endAfter(failure), methodFailure);
             if (failure == null) {
                 return null;
             }

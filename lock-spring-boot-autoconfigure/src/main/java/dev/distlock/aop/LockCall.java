@@ -5,6 +5,7 @@ import dev.distlock.aop.LockCallObserver.Acquiring;
 import dev.distlock.aop.LockCallObserver.AcquireOutcome;
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockInterruptedException;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.LockTimeoutException;
@@ -49,34 +50,30 @@ final class LockCall {
      * @throws LockInterruptedException when interrupted while waiting (the flag is set again)
      */
     CallHold acquire() {
-        Duration wait = operation.waitTimeout();
-        boolean skips = operation.onTimeout() == TimeoutAction.SKIP;
         Acquiring observed = observer.acquiring(operation.label(), lock.name(), operation.method());
         long start = System.nanoTime();
-        LockCallObserver.AcquireAction<Boolean, InterruptedException> tryLock = () -> lock.tryLock(wait);
+        LockCallObserver.AcquireAction<Boolean, InterruptedException> tryLock =
+                () -> lock.tryLock(operation.waitTimeout());
         boolean acquired;
         try {
             acquired = observed.around(tryLock);
         } catch (InterruptedException ex) {
-            observed.missed(AcquireOutcome.INTERRUPTED, ex);
+            failed(observed, ex);
             Thread.currentThread().interrupt();
             throw new LockInterruptedException(lock.name(), ex);
         } catch (RuntimeException | Error ex) {
-            observed.missed(AcquireOutcome.ERROR, ex);
+            failed(observed, ex);
             throw ex;
         }
         if (acquired) {
             return CallHold.ofThread(lock, registry, operation.label(), operation.holdAtLeast(),
                     observed.acquired(firstToken(lock.fencingTokens()), lock.waitEnd()));
         }
-        if (skips) {
-            observed.missed(AcquireOutcome.SKIPPED, null);
+        if (skipped(observed)) {
             return null;
         }
-        observed.missed(AcquireOutcome.TIMEOUT, null);
-        Duration waited = Duration.ofNanos(System.nanoTime() - start);
-        throw new LockAcquisitionTimeoutException(lock.name(), operation.label(), operation.description(), wait,
-                waited, LockTimeoutException.heldNow(registry, names));
+        Duration waited = timedOut(observed, start);
+        throw timeout(waited, LockTimeoutException.heldNow(registry, names));
     }
 
     /**
@@ -87,17 +84,15 @@ final class LockCall {
      *         with {@link LockAcquisitionTimeoutException} (FAIL) or the backend's failure
      */
     CompletableFuture<CallHold> acquireAsync() {
-        Duration wait = operation.waitTimeout();
-        boolean skips = operation.onTimeout() == TimeoutAction.SKIP;
         Acquiring observed = observer.acquiring(operation.label(), lock.name(), operation.method());
         long start = System.nanoTime();
         LockCallObserver.AcquireAction<CompletionStage<DetachedLock>, RuntimeException> tryLock =
-                () -> lock.tryLockAsync(wait);
+                () -> lock.tryLockAsync(operation.waitTimeout());
         CompletableFuture<DetachedLock> pending;
         try {
             pending = observed.around(tryLock).toCompletableFuture();
         } catch (RuntimeException | Error ex) {
-            observed.missed(AcquireOutcome.ERROR, ex);
+            failed(observed, ex);
             return CompletableFuture.failedFuture(ex);
         }
         CompletableFuture<CallHold> result = new CompletableFuture<>();
@@ -105,7 +100,7 @@ final class LockCall {
             if (error != null) {
                 Throwable failure = error instanceof CompletionException wrapped && wrapped.getCause() != null
                         ? wrapped.getCause() : error;
-                observed.missed(failure instanceof CancellationException ? AcquireOutcome.INTERRUPTED : AcquireOutcome.ERROR, failure);
+                failed(observed, failure);
                 result.completeExceptionally(failure);
             } else if (hold != null) {
                 CallHold held = CallHold.ofDetached(hold, registry, operation.label(), operation.holdAtLeast(),
@@ -113,17 +108,14 @@ final class LockCall {
                 if (!result.complete(held)) {
                     held.releaseQuietly(); // the subscriber left meanwhile
                 }
-            } else if (skips) {
-                observed.missed(AcquireOutcome.SKIPPED, null);
+            } else if (skipped(observed)) {
                 result.complete(null);
             } else {
-                observed.missed(AcquireOutcome.TIMEOUT, null);
-                Duration waited = Duration.ofNanos(System.nanoTime() - start);
+                Duration waited = timedOut(observed, start);
                 // who held it is one blocking read: on the method's executor, never on the thread that answered
                 CompletableFuture.supplyAsync(() -> LockTimeoutException.heldNow(registry, names), methodExecutor())
                         .whenComplete((held, unread) -> result.completeExceptionally(
-                                new LockAcquisitionTimeoutException(lock.name(), operation.label(),
-                                        operation.description(), wait, waited, held != null ? held : List.of())));
+                                timeout(waited, held != null ? held : List.of())));
             }
         });
         result.whenComplete((held, error) -> {
@@ -132,6 +124,33 @@ final class LockCall {
             }
         });
         return result;
+    }
+
+    /** An acquisition that failed: interrupted (or cancelled), or an error. */
+    private static void failed(Acquiring observed, Throwable failure) {
+        observed.missed(failure instanceof InterruptedException || failure instanceof CancellationException
+                ? AcquireOutcome.INTERRUPTED : AcquireOutcome.ERROR, failure);
+    }
+
+    /** Whether a wait that ran out ends the call without running it (SKIP); so observed if it does. */
+    private boolean skipped(Acquiring observed) {
+        if (operation.onTimeout() != TimeoutAction.SKIP) {
+            return false;
+        }
+        observed.missed(AcquireOutcome.SKIPPED, null);
+        return true;
+    }
+
+    /** A wait that ran out and fails the call: observed; how long it waited since {@code startNanos}. */
+    private static Duration timedOut(Acquiring observed, long startNanos) {
+        observed.missed(AcquireOutcome.TIMEOUT, null);
+        return Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+
+    /** The failure of a call whose wait ran out after {@code waited}, naming who held the lock then. */
+    private LockAcquisitionTimeoutException timeout(Duration waited, List<LockInfo> heldNow) {
+        return new LockAcquisitionTimeoutException(lock.name(), operation.label(), operation.description(),
+                operation.waitTimeout(), waited, heldNow);
     }
 
     /** The token the observers are told of: the one of the first name, for a lock on several. */
