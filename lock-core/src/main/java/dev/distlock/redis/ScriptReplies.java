@@ -74,12 +74,13 @@ final class ScriptReplies {
         return pttl == -1 ? LockStore.NEVER_EXPIRES : pttl;
     }
 
-    /** Reads an inspection's {@code {owner or "", fencing token, lease PTTL, waiters}}. */
+    /** Reads an inspection's {@code {owner or "", fencing token, lease PTTL, waiters, first waiters' tokens}}. */
     static LockSnapshot snapshot(List<?> reply) {
         String owner = text(reply.get(0));
+        List<String> waiterTokens = ((List<?>) reply.get(4)).stream().map(ScriptReplies::text).toList();
         return new LockSnapshot(owner.isEmpty() ? null : owner, ((Number) reply.get(1)).longValue(),
                 owner.isEmpty() ? 0 : leaseLeft(((Number) reply.get(2)).longValue()),
-                ((Number) reply.get(3)).intValue());
+                ((Number) reply.get(3)).intValue(), waiterTokens);
     }
 
     /** Reads an announcement's fields and values, in turn. */

@@ -1,8 +1,33 @@
--- What a lock is now, for an operator: who holds it, with which fencing token and lease left, and how many waiters
--- are queued with live entries. Changes nothing.
+-- What a lock is now, for an operator: who holds it, with which fencing token and lease left, how many waiters are
+-- queued with live entries, and the first of them in queue order. Changes nothing.
 -- KEYS: the lock, queue and waiters keys (see common.lua)
--- Returns {owner token or '', fencing token (0 if unknown), PTTL (-2: free, -1: no expiry), live waiters}.
-local function inspect(keys)
+-- ARGV[1] how many waiters' tokens to list at most
+-- Returns {owner token or '', fencing token (0 if unknown), PTTL (-2: free, -1: no expiry), live waiters,
+-- the tokens of the first ARGV[1] live waiters, the oldest first}.
+
+-- The tokens of the queue's first wanted live entries, in queue order: read from the queue's head a hundred at a
+-- time, so a long queue is read only as far as needed (dead entries are skipped, as a release skips them).
+local function live_waiters(keys, now_ms, wanted)
+  local tokens = {}
+  local from = 0
+  while #tokens < wanted do
+    local chunk = redis.call('LRANGE', keys[2], from, from + 99)
+    if #chunk == 0 then
+      break
+    end
+    local entries = redis.call('HMGET', keys[3], unpack(chunk))
+    for i = 1, #chunk do
+      local deadline = entries[i] and tonumber(string.match(entries[i], '^(%d+)'))
+      if deadline and deadline >= now_ms and #tokens < wanted then
+        tokens[#tokens + 1] = chunk[i]
+      end
+    end
+    from = from + #chunk
+  end
+  return tokens
+end
+
+local function inspect(keys, args)
   local lock = keys[1]
   local now_ms = clock()
   local waiting = 0
@@ -13,11 +38,12 @@ local function inspect(keys)
       waiting = waiting + 1
     end
   end
+  local tokens = live_waiters(keys, now_ms, math.min(tonumber(args[1]) or 0, waiting))
   local value = read(lock)
   local owner, fence = parse(value)
   if not value or owner == FREE then
-    return { '', 0, -2, waiting }
+    return { '', 0, -2, waiting, tokens }
   end
   -- a value that is no lock's: its first word, with no token
-  return { owner or string.match(value, '^(%S*)'), fence or 0, redis.call('PTTL', lock), waiting }
+  return { owner or string.match(value, '^(%S*)'), fence or 0, redis.call('PTTL', lock), waiting, tokens }
 end
