@@ -21,10 +21,10 @@ import java.util.List;
  * @param remainingLease the lease the current hold has left; {@link Duration#ZERO} if nobody holds it,
  *        {@code null} if it never expires
  * @param waiting how many acquisitions (one per process and name) wait for it in the backend's queue
- * @param queue the processes that wait for it in the backend's queue, in the order the lock goes to them (the
- *        longest waiting first); at most the first {@value dev.distlock.core.spi.LockSnapshot#MAX_WAITER_TOKENS}
+ * @param queue the processes that wait for it in the backend's queue, in the order the lock goes to them (first
+ *        come, first served); at most the first {@value dev.distlock.core.spi.LockSnapshot#MAX_WAITER_TOKENS}
  *        ({@code waiting} counts them all). Empty if nobody waits, and with a backend that keeps no queue (Redlock:
- *        its waiters poll). Never {@code null}
+ *        its waiters poll) or that may not list it (a Redis user without {@code LRANGE}). Never {@code null}
  */
 public record LockInfo(String name, boolean held, LockHolder holder, long fencingToken, Instant heldSince,
         Duration remainingLease, int waiting, List<LockWaiter> queue) {

@@ -111,7 +111,7 @@ public class DistlocksEndpoint {
      * @param heldSince about when the current hold began, ISO-8601 in UTC, or {@code null}
      * @param remainingLeaseMillis the lease left; 0 if free, -1 if it never expires
      * @param waiting how many acquisitions (one per process) wait for it
-     * @param queue the processes that wait for it, in the order the lock goes to them (the longest waiting first);
+     * @param queue the processes that wait for it, in the order the lock goes to them (first come, first served);
      *        at most the first 100 ({@code waiting} counts them all), empty if none (always with Redlock, which
      *        keeps no queue)
      */
