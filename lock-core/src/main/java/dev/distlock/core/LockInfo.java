@@ -2,6 +2,7 @@ package dev.distlock.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * What the backend knows of a lock right now, whoever holds it, read by {@link LockRegistry#inspect}: for an
@@ -20,7 +21,33 @@ import java.time.Instant;
  * @param remainingLease the lease the current hold has left; {@link Duration#ZERO} if nobody holds it,
  *        {@code null} if it never expires
  * @param waiting how many acquisitions (one per process and name) wait for it in the backend's queue
+ * @param queue the processes that wait for it in the backend's queue, in the order the lock goes to them (first
+ *        come, first served); at most the first {@value dev.distlock.core.spi.LockSnapshot#MAX_WAITER_TOKENS}
+ *        ({@code waiting} counts them all). Empty if nobody waits, and with a backend that keeps no queue (Redlock:
+ *        its waiters poll) or that may not list it (a Redis user without {@code LRANGE}). Never {@code null}
  */
 public record LockInfo(String name, boolean held, LockHolder holder, long fencingToken, Instant heldSince,
-        Duration remainingLease, int waiting) {
+        Duration remainingLease, int waiting, List<LockWaiter> queue) {
+
+    /** Takes an unmodifiable copy of {@code queue}; {@code null} stands for an empty queue. */
+    public LockInfo {
+        queue = queue == null ? List.of() : List.copyOf(queue);
+    }
+
+    /**
+     * What the backend knows of a lock, without the processes in its queue (only how many there are).
+     *
+     * @param name the lock's name
+     * @param held whether anybody holds it
+     * @param holder the registry (process) that holds it, as it announced itself, or {@code null}
+     * @param fencingToken the current hold's fencing token; 0 if nobody holds it or it is not known
+     * @param heldSince about when the current hold began, or {@code null}
+     * @param remainingLease the lease the current hold has left; {@link Duration#ZERO} if nobody holds it,
+     *        {@code null} if it never expires
+     * @param waiting how many acquisitions wait for it in the backend's queue
+     */
+    public LockInfo(String name, boolean held, LockHolder holder, long fencingToken, Instant heldSince,
+            Duration remainingLease, int waiting) {
+        this(name, held, holder, fencingToken, heldSince, remainingLease, waiting, List.of());
+    }
 }

@@ -102,9 +102,10 @@ public interface LockRegistry {
 
     /**
      * What the backend knows of lock {@code name} right now, whoever holds it, from any process: who holds
-     * it (application, host, process), since when, with which fencing token and lease left, and how many
-     * wait. For operators; it costs a couple of backend calls and decides nothing. It never releases or
-     * changes anything.
+     * it (application, host, process), since when, with which fencing token and lease left, how many
+     * wait, and which processes wait, in the order the lock goes to them ({@link LockInfo#queue()}). For
+     * operators; it costs a couple of backend calls (and one for each waiting process this registry has not
+     * named before) and decides nothing. It never releases or changes anything.
      *
      * @throws InvalidLockNameException if the name is empty, too long or not valid UTF-16
      * @throws LockBackendException if the backend failed

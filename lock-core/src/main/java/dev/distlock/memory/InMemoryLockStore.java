@@ -175,10 +175,12 @@ public final class InMemoryLockStore implements LockStore, HandOffNotices {
         long now = clock.millis();
         Held current = holds.live(name, now);
         int waiting = waitersQueued(name);
+        List<String> waiters = waiting == 0 ? List.of()
+                : queues.liveTokens(name, now, LockSnapshot.MAX_WAITER_TOKENS);
         if (current == null) {
-            return new LockSnapshot(null, 0, 0, waiting);
+            return new LockSnapshot(null, 0, 0, waiting, waiters);
         }
-        return new LockSnapshot(current.token(), current.fencingToken(), current.leaseLeft(now), waiting);
+        return new LockSnapshot(current.token(), current.fencingToken(), current.leaseLeft(now), waiting, waiters);
     }
 
     @Override

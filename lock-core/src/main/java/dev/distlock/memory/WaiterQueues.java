@@ -1,8 +1,10 @@
 package dev.distlock.memory;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -66,6 +68,22 @@ final class WaiterQueues {
             }
         }
         return live;
+    }
+
+    /** The tokens of the first {@code max} entries for {@code name} live at {@code now}, in queue order. */
+    List<String> liveTokens(String name, long now, int max) {
+        Map<String, Waiter> waiters = queues.get(name);
+        if (waiters == null) {
+            return List.of();
+        }
+        List<String> tokens = new ArrayList<>(Math.min(max, waiters.size()));
+        for (Iterator<Waiter> it = waiters.values().iterator(); it.hasNext() && tokens.size() < max; ) {
+            Waiter waiter = it.next();
+            if (waiter.deadline() >= now) {
+                tokens.add(waiter.token());
+            }
+        }
+        return tokens;
     }
 
     /** Drops entries dead at {@code now}, and queues left empty. */

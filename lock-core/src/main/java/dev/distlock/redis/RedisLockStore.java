@@ -218,7 +218,7 @@ final class RedisLockStore implements LockStore {
 
     @Override
     public LockSnapshot inspect(String name) {
-        return ScriptReplies.snapshot(LockScripts.INSPECT.run(redis, arguments.inspect(name)));
+        return replies.snapshot(LockScripts.INSPECT.run(redis, arguments.inspect(name)));
     }
 
     @Override

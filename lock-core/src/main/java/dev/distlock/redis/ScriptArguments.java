@@ -1,5 +1,6 @@
 package dev.distlock.redis;
 
+import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.Renewal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -69,9 +70,9 @@ final class ScriptArguments {
         return withQueue(name, number(fencingToken), fenceRetentionMillis);
     }
 
-    /** The keys of the script that inspects lock {@code name}. */
+    /** The keys of the script that inspects lock {@code name}, and how many waiters' tokens it lists at most. */
     byte[][] inspect(String name) {
-        return withQueue(name);
+        return withQueue(name, number(LockSnapshot.MAX_WAITER_TOKENS));
     }
 
     /** The key and arguments of the script that sets a lease ({@code onlyLonger}: a renewal). */

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the replies of the lock's scripts ({@link LockScripts}) into the store's terms, for the blocking and the
- * asynchronous store alike; one per store, because a refused hand-off notice is reported once per store.
+ * asynchronous store alike; one per store, because a refused hand-off notice (or queue listing) is reported once per store.
  */
 final class ScriptReplies {
 
@@ -23,6 +23,7 @@ final class ScriptReplies {
 
     private final RedisKeys keys;
     private final AtomicBoolean publishRefusalReported = new AtomicBoolean();
+    private final AtomicBoolean queueRefusalReported = new AtomicBoolean();
 
     ScriptReplies(RedisKeys keys) {
         this.keys = keys;
@@ -74,12 +75,23 @@ final class ScriptReplies {
         return pttl == -1 ? LockStore.NEVER_EXPIRES : pttl;
     }
 
-    /** Reads an inspection's {@code {owner or "", fencing token, lease PTTL, waiters}}. */
-    static LockSnapshot snapshot(List<?> reply) {
+    /**
+     * Reads an inspection's {@code {owner or "", fencing token, lease PTTL, waiters, first waiters' tokens}}, or
+     * {@code {..., error}} if Redis refused to list the queue: the waiters are still counted, but none is listed; that
+     * is logged once.
+     */
+    LockSnapshot snapshot(List<?> reply) {
+        if (reply.size() > 5 && queueRefusalReported.compareAndSet(false, true)) {
+            Object error = reply.get(5);
+            log.warn("Redis refused to list a lock's queue: {}. Inspecting a lock (the distlocks endpoint, "
+                    + "LockRegistry.inspect) counts its waiters but names none; allow LRANGE (+lrange) for this "
+                    + "Redis user. (Reported once.)", error instanceof byte[] message ? text(message) : error);
+        }
         String owner = text(reply.get(0));
+        List<String> waiterTokens = ((List<?>) reply.get(4)).stream().map(ScriptReplies::text).toList();
         return new LockSnapshot(owner.isEmpty() ? null : owner, ((Number) reply.get(1)).longValue(),
                 owner.isEmpty() ? 0 : leaseLeft(((Number) reply.get(2)).longValue()),
-                ((Number) reply.get(3)).intValue());
+                ((Number) reply.get(3)).intValue(), waiterTokens);
     }
 
     /** Reads an announcement's fields and values, in turn. */

@@ -154,6 +154,11 @@ final class RedlockLockStore implements LockStore {
         return trueOnMajority(node -> node.isLocked(name));
     }
 
+    /**
+     * The hold a majority of the nodes agree on (its largest fencing token, its shortest lease), or a free lock. No
+     * waiters, counted or listed: this store never queues on its nodes (its waiters poll), so no node's queue says
+     * who waits, and nodes that disagree are not merged into an order that none of them kept.
+     */
     @Override
     public LockSnapshot inspect(String name) {
         Answers<LockSnapshot> answers = nodes.onAll(node -> node.inspect(name));

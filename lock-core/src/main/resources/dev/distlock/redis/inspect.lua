@@ -1,23 +1,54 @@
--- What a lock is now, for an operator: who holds it, with which fencing token and lease left, and how many waiters
--- are queued with live entries. Changes nothing.
+-- What a lock is now, for an operator: who holds it, with which fencing token and lease left, how many waiters are
+-- queued with live entries, and the first of them in queue order. Changes nothing.
 -- KEYS: the lock, queue and waiters keys (see common.lua)
--- Returns {owner token or '', fencing token (0 if unknown), PTTL (-2: free, -1: no expiry), live waiters}.
-local function inspect(keys)
+-- ARGV[1] how many waiters' tokens to list at most
+-- Returns {owner token or '', fencing token (0 if unknown), PTTL (-2: free, -1: no expiry), live waiters,
+-- the tokens of the first ARGV[1] live waiters, the oldest first}, and Redis's error as a sixth element if it refused
+-- LRANGE (an ACL without it): then no token is listed.
+
+-- The tokens of the queue's first wanted entries that are in the set live, in queue order: read from the queue's head
+-- a hundred at a time, so a long queue is read only as far as needed. Returns them, and Redis's error if refused.
+local function live_waiters(queue, live, wanted)
+  local tokens = {}
+  local from = 0
+  while #tokens < wanted do
+    local chunk = redis.pcall('LRANGE', queue, from, from + 99)
+    if chunk.err then
+      return {}, chunk.err
+    end
+    if #chunk == 0 then
+      break
+    end
+    for i = 1, #chunk do
+      if live[chunk[i]] and #tokens < wanted then
+        tokens[#tokens + 1] = chunk[i]
+        live[chunk[i]] = nil
+      end
+    end
+    from = from + #chunk
+  end
+  return tokens, nil
+end
+
+local function inspect(keys, args)
   local lock = keys[1]
   local now_ms = clock()
   local waiting = 0
+  local live = {}
   local entries = redis.call('HGETALL', keys[3])
   for i = 2, #entries, 2 do
     local deadline = tonumber(string.match(entries[i], '^(%d+)'))
     if deadline and deadline >= now_ms then
       waiting = waiting + 1
+      live[entries[i - 1]] = true
     end
   end
+  local tokens, refused = live_waiters(keys[2], live, math.min(tonumber(args[1]) or 0, waiting))
   local value = read(lock)
   local owner, fence = parse(value)
   if not value or owner == FREE then
-    return { '', 0, -2, waiting }
+    return { '', 0, -2, waiting, tokens, refused }
   end
   -- a value that is no lock's: its first word, with no token
-  return { owner or string.match(value, '^(%S*)'), fence or 0, redis.call('PTTL', lock), waiting }
+  return { owner or string.match(value, '^(%S*)'), fence or 0, redis.call('PTTL', lock), waiting, tokens, refused }
 end

@@ -4,6 +4,7 @@ import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.LockWaiter;
 import dev.distlock.deployment.DeploymentReport;
 import dev.distlock.deployment.DeploymentReports;
 import dev.distlock.redis.RedisLockRegistry;
@@ -74,8 +75,8 @@ public class DistlocksEndpoint {
     }
 
     /**
-     * Who holds lock {@code name} now, whoever it is (this instance or another), and how many wait: one entry
-     * per registry bean. Reads a couple of keys; changes nothing (a forced release, when turned on, is
+     * Who holds lock {@code name} now, whoever it is (this instance or another), and who waits for it, in order: one
+     * entry per registry bean. Reads a couple of keys; changes nothing (a forced release, when turned on, is
      * {@link ForceReleasingDistlocksEndpoint}'s).
      */
     @ReadOperation
@@ -109,20 +110,56 @@ public class DistlocksEndpoint {
      * @param fencingToken the current hold's fencing token, 0 if free or unknown
      * @param heldSince about when the current hold began, ISO-8601 in UTC, or {@code null}
      * @param remainingLeaseMillis the lease left; 0 if free, -1 if it never expires
-     * @param waiting how many acquisitions wait for it
+     * @param waiting how many acquisitions (one per process) wait for it
+     * @param queue the processes that wait for it, in the order the lock goes to them (first come, first served);
+     *        at most the first 100 ({@code waiting} counts them all), empty if none (always with Redlock, which
+     *        keeps no queue)
      */
     public record LockInfoDescriptor(String registry, String name, String key, boolean held, Holder holder,
-            long fencingToken, String heldSince, long remainingLeaseMillis, int waiting) {
+            long fencingToken, String heldSince, long remainingLeaseMillis, int waiting, List<Waiter> queue) {
 
         static LockInfoDescriptor of(String registry, String key, LockInfo info) {
             return new LockInfoDescriptor(registry, info.name(), key, info.held(), Holder.of(info.holder()),
                     info.fencingToken(), info.heldSince() == null ? null : info.heldSince().toString(),
-                    info.remainingLease() == null ? -1 : info.remainingLease().toMillis(), info.waiting());
+                    info.remainingLease() == null ? -1 : info.remainingLease().toMillis(), info.waiting(),
+                    info.queue().stream().map(Waiter::of).toList());
+        }
+
+        /**
+         * One lock without the processes in its queue (only how many there are).
+         *
+         * @param registry the bean name of the registry asked
+         * @param name the lock's name
+         * @param key where the lock lives in the backend (the Redis key), or the name for other backends
+         * @param held whether anybody holds it
+         * @param holder who holds it, or {@code null} if free or unknown
+         * @param fencingToken the current hold's fencing token, 0 if free or unknown
+         * @param heldSince about when the current hold began, ISO-8601 in UTC, or {@code null}
+         * @param remainingLeaseMillis the lease left; 0 if free, -1 if it never expires
+         * @param waiting how many acquisitions wait for it
+         */
+        public LockInfoDescriptor(String registry, String name, String key, boolean held, Holder holder,
+                long fencingToken, String heldSince, long remainingLeaseMillis, int waiting) {
+            this(registry, name, key, held, holder, fencingToken, heldSince, remainingLeaseMillis, waiting, List.of());
         }
     }
 
     /**
-     * The registry (process) that holds a lock.
+     * One process in a lock's queue.
+     *
+     * @param instance the random id of its registry (always known: it starts the token it queued)
+     * @param process who it is, as its registry announced itself, or {@code null} if not known (not announced yet,
+     *        or not a distlock registry)
+     */
+    public record Waiter(String instance, Holder process) {
+
+        static Waiter of(LockWaiter waiter) {
+            return new Waiter(waiter.instance(), Holder.of(waiter.process()));
+        }
+    }
+
+    /**
+     * The registry (process) that holds a lock, or waits for one.
      *
      * @param application its {@code spring.application.name}, or {@code null}
      * @param host its host

@@ -3,6 +3,8 @@ package dev.distlock.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.actuate.DistlocksEndpoint.HeldLockDescriptor;
+import dev.distlock.actuate.DistlocksEndpoint.LockInfoDescriptor;
+import dev.distlock.actuate.DistlocksEndpoint.Waiter;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockRegistry;
@@ -13,6 +15,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -79,6 +85,66 @@ class DistlocksEndpointTests {
 
         assertThat(new DistlocksEndpoint(Map.<String, LockRegistry>of("orderLocks", orders)).locks().locks())
                 .isEmpty();
+    }
+
+    @Test
+    void looksUpOneNameWithItsHolderAndTheProcessesQueuedForItInOrder() throws Exception {
+        InMemoryLockRegistry shipping = InMemoryLockRegistry.builder().store(orders.store())
+                .applicationName("shipping").build();
+        InMemoryLockRegistry invoicing = InMemoryLockRegistry.builder().store(orders.store())
+                .applicationName("invoicing").build();
+        DistlocksEndpoint endpoint = new DistlocksEndpoint(Map.of("orderLocks", orders));
+        FencedLock pay = hold(orders, "order:42", Lease.renewed(), null);
+        try {
+            CompletableFuture<Boolean> first = waitFor(shipping);
+            awaitUntil(() -> endpoint.lock("order:42").locks().get(0).queue().size() == 1);
+            CompletableFuture<Boolean> second = waitFor(invoicing);
+            awaitUntil(() -> endpoint.lock("order:42").locks().get(0).queue().stream()
+                    .filter(waiter -> waiter.process() != null).count() == 2);
+
+            LockInfoDescriptor info = endpoint.lock("order:42").locks().get(0);
+
+            assertThat(info.held()).isTrue();
+            assertThat(info.fencingToken()).isEqualTo(pay.fencingToken());
+            assertThat(info.waiting()).isEqualTo(2);
+            assertThat(info.queue()).extracting(Waiter::instance)
+                    .containsExactly(shipping.identity().instance(), invoicing.identity().instance());
+            assertThat(info.queue()).extracting(waiter -> waiter.process().application())
+                    .containsExactly("shipping", "invoicing");
+            held.remove(pay);
+            pay.unlock();
+            assertThat(first.get(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(second.get(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(endpoint.lock("order:42").locks().get(0).queue()).isEmpty();
+        } finally {
+            shipping.close();
+            invoicing.close();
+        }
+    }
+
+    /** One call of {@code registry} that waits for order:42, takes it and gives it back at once. */
+    private static CompletableFuture<Boolean> waitFor(LockRegistry registry) {
+        FencedLock wanted = registry.obtain("order:42");
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                boolean acquired = wanted.tryLock(Duration.ofSeconds(10));
+                if (acquired) {
+                    wanted.unlock();
+                }
+                return acquired;
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+    }
+
+    private static void awaitUntil(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("condition not met within 10 s").isNegative();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
     }
 
     private FencedLock hold(LockRegistry registry, String name, Lease lease, String label) {

@@ -11,6 +11,7 @@ import ch.qos.logback.core.read.ListAppender;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockInfo;
 import dev.distlock.test.CloseAfterEach;
 import dev.distlock.test.RedisServerExtension;
 import dev.distlock.test.contract.RecordingListener;
@@ -110,7 +111,7 @@ class RedisErrorsIT {
     void aUserWithJustTheDocumentedRightsLocksWaitsAndHearsHandOffs() throws Exception {
         redis.server().command(("ACL SETUSER locks on >secret ~distlock:* &distlock:granted:* +evalsha +eval +fcall "
                 + "+function|load +exists +publish +subscribe +unsubscribe +ping +time +get +set +del +pexpire "
-                + "+pttl +type +lpop +rpush +lrem +hget +hset +hdel +hgetall +info +wait").split(" "));
+                + "+pttl +type +lpop +rpush +lrem +lrange +hget +hset +hdel +hgetall +info +wait").split(" "));
         FencedLock holder = registry(factory("locks"), UnaryOperator.identity()).obtain("job");
         // polls every minute: only a notice can wake it in time
         RedisLockRegistry waiterRegistry = registry(factory("locks"), b -> b.maxPollInterval(Duration.ofMinutes(1)));
@@ -124,6 +125,8 @@ class RedisErrorsIT {
 
         RedisProbes.awaitUntil(() -> waiterRegistry.inspect("job").holder() != null);
         assertThat(waiterRegistry.inspect("job").waiting()).isOne();
+        assertThat(waiterRegistry.inspect("job").queue()).singleElement()
+                .satisfies(queued -> assertThat(queued.instance()).isEqualTo(waiterRegistry.identity().instance()));
         holder.unlock();
 
         assertThat(waiting.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
@@ -131,6 +134,35 @@ class RedisErrorsIT {
         holder.extend(Duration.ofSeconds(60));
         assertThat(holder.remainingLease()).isPositive();
         holder.unlock();
+    }
+
+    /** The ACL the README gave before inspections listed the queue: everything works, the queue is only counted. */
+    @Test
+    void aUserWhoMayNotListTheQueueInspectsTheLockWithItsWaitersCountedAndIsToldOnce() throws Exception {
+        redis.server().command(("ACL SETUSER nolrange on >secret ~distlock:* &distlock:granted:* +evalsha +eval "
+                + "+fcall +function|load +exists +publish +subscribe +unsubscribe +ping +time +get +set +del "
+                + "+pexpire +pttl +type +lpop +rpush +lrem +hget +hset +hdel +hgetall +info +wait").split(" "));
+        ListAppender<ILoggingEvent> log = capture(RedisLockStore.class);
+        RedisLockRegistry holderRegistry = registry(factory("nolrange"), UnaryOperator.identity());
+        RedisLockRegistry waiterRegistry = registry(factory("nolrange"), UnaryOperator.identity());
+        FencedLock holder = holderRegistry.obtain("job");
+        holder.lock();
+        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> lockAndUnlock(
+                waiterRegistry.obtain("job")));
+        RedisProbes.awaitUntil(() -> Long.valueOf(1).equals(redis.server().command("LLEN", "distlock:{job}:queue")));
+
+        for (int read = 0; read < 2; read++) {
+            LockInfo info = holderRegistry.inspect("job");
+            assertThat(info.holder().instance()).isEqualTo(holderRegistry.identity().instance());
+            assertThat(info.waiting()).isOne();
+            assertThat(info.queue()).isEmpty();
+        }
+        holder.unlock();
+
+        assertThat(waiting.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        assertThat(log.list).filteredOn(event -> event.getLevel() == Level.WARN).singleElement()
+                .satisfies(event -> assertThat(event.getFormattedMessage()).contains("list a lock's queue")
+                        .contains("+lrange"));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.distlock.core.spi;
 
+import java.util.List;
+
 /**
  * What a store knows of one lock at one moment ({@link LockStore#inspect}).
  *
@@ -7,6 +9,30 @@ package dev.distlock.core.spi;
  * @param fencingToken the current hold's fencing token, or 0 if free or not known
  * @param remainingLeaseMillis the lease left; 0 if free, {@link LockStore#NEVER_EXPIRES} if it never expires
  * @param waiting how many live entries the lock's queue has
+ * @param waiterTokens the tokens of the queue's live entries in the order they would be handed the lock (the oldest
+ *        first), at most the first {@link #MAX_WAITER_TOKENS} of them ({@code waiting} counts them all); empty if
+ *        the store has no queue or does not tell it. Never {@code null}
  */
-public record LockSnapshot(String ownerToken, long fencingToken, long remainingLeaseMillis, int waiting) {
+public record LockSnapshot(String ownerToken, long fencingToken, long remainingLeaseMillis, int waiting,
+        List<String> waiterTokens) {
+
+    /** How many waiter tokens an inspection lists at most, so that a long queue never makes it expensive. */
+    public static final int MAX_WAITER_TOKENS = 100;
+
+    /** Takes an unmodifiable copy of {@code waiterTokens}; {@code null} stands for none. */
+    public LockSnapshot {
+        waiterTokens = waiterTokens == null ? List.of() : List.copyOf(waiterTokens);
+    }
+
+    /**
+     * A snapshot that lists no waiter tokens, for a store that only counts its waiters (or has none).
+     *
+     * @param ownerToken the token of the current hold, or {@code null} if nobody holds the lock
+     * @param fencingToken the current hold's fencing token, or 0 if free or not known
+     * @param remainingLeaseMillis the lease left; 0 if free, {@link LockStore#NEVER_EXPIRES} if it never expires
+     * @param waiting how many live entries the lock's queue has
+     */
+    public LockSnapshot(String ownerToken, long fencingToken, long remainingLeaseMillis, int waiting) {
+        this(ownerToken, fencingToken, remainingLeaseMillis, waiting, List.of());
+    }
 }

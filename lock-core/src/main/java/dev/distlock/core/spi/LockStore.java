@@ -172,7 +172,10 @@ public interface LockStore extends AutoCloseable {
     /** Whether anybody holds the lock. */
     boolean isLocked(String name);
 
-    /** What the store knows of the lock now: its owner token, fencing token, lease left and live waiters. */
+    /**
+     * What the store knows of the lock now: its owner token, fencing token, lease left and live waiters (how many,
+     * and the first {@link LockSnapshot#MAX_WAITER_TOKENS} of their tokens in queue order).
+     */
     LockSnapshot inspect(String name);
 
     /**

@@ -245,6 +245,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
             finish(null, null);
             return;
         }
+        registry.queued();
         if (registry.isClosed()) {
             withdraw();
             return;

@@ -71,7 +71,7 @@ public abstract class LockRegistryBuilder<B extends LockRegistryBuilder<B>> {
 
     /**
      * The name of the application this registry runs in (with Spring Boot, {@code spring.application.name}),
-     * shown to operators who ask any process who holds a lock ({@link LockRegistry#inspect}); optional.
+     * shown to operators who ask any process who holds or waits for a lock ({@link LockRegistry#inspect}); optional.
      */
     public B applicationName(String name) {
         this.applicationName = name;

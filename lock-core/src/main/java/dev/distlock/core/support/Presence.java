@@ -2,11 +2,13 @@ package dev.distlock.core.support;
 
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockInfo;
+import dev.distlock.core.LockWaiter;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -16,8 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Who a registry is, and how other processes learn it: its identity (application, host, pid, start) is announced
- * in the store from its first hold on and kept alive while the registry is open, so that {@code inspect} in any
- * process can name the holder of a lock ({@link #inspect}). A few bytes per registry, nothing per acquisition.
+ * in the store from its first hold (or first wait in the store's queue) on and kept alive while the registry is open,
+ * so that {@code inspect} in any process can name the holder of a lock and the processes in its queue
+ * ({@link #inspect}). A few bytes per registry, nothing per acquisition.
  */
 final class Presence {
 
@@ -34,6 +37,7 @@ final class Presence {
     private final AtomicBoolean announcing = new AtomicBoolean();
     /** Completes once the first announcement was answered (or failed, or the registry closed first). */
     private final CompletableFuture<Void> firstAnnounced = new CompletableFuture<>();
+    private final QueueNames queueNames = new QueueNames(this::announced);
     private volatile LockHolder identity;
 
     Presence(LockStore store, EngineRuntime runtime, String instance, String application) {
@@ -59,27 +63,37 @@ final class Presence {
      * token announced ({@code null} if nothing, or nothing any more). Reads the store for another registry.
      */
     LockHolder holderOf(String ownerToken) {
-        String owner = HoldTokens.instanceOf(ownerToken);
+        return announced(HoldTokens.instanceOf(ownerToken));
+    }
+
+    /** What registry {@code owner} announced: this registry, or what the store keeps ({@code null} if nothing). */
+    private LockHolder announced(String owner) {
         return owner.equals(instance) ? identity() : Announcement.fromMap(owner, store.announcement(owner));
     }
 
-    /** What the store knows of lock {@code name} now, with what its holder's registry announced. */
+    /**
+     * What the store knows of lock {@code name} now, with what its holder's registry and the registries in its queue
+     * announced.
+     */
     LockInfo inspect(String name) {
         LockSnapshot snapshot = StoreCalls.call(name, "inspect the lock", () -> store.inspect(name));
+        List<LockWaiter> queue = StoreCalls.call(name, "read who waits for the lock",
+                () -> queueNames.name(snapshot.waiterTokens()));
         if (snapshot.ownerToken() == null) {
-            return new LockInfo(name, false, null, 0, null, Duration.ZERO, snapshot.waiting());
+            return new LockInfo(name, false, null, 0, null, Duration.ZERO, snapshot.waiting(), queue);
         }
         LockHolder holder = StoreCalls.call(name, "read who holds the lock", () -> holderOf(snapshot.ownerToken()));
         long fence = snapshot.fencingToken();
         long lease = snapshot.remainingLeaseMillis();
         return new LockInfo(name, true, holder, fence, fence > 0 ? Instant.EPOCH.plus(fence, ChronoUnit.MICROS) : null,
-                lease == LockStore.NEVER_EXPIRES ? null : Duration.ofMillis(lease), snapshot.waiting());
+                lease == LockStore.NEVER_EXPIRES ? null : Duration.ofMillis(lease), snapshot.waiting(), queue);
     }
 
     /**
-     * From the first hold on, keeps this registry's announcement alive in the store, in the background. The future
-     * completes once the first announcement was answered (or failed): an acquisition reports its hold only then, so
-     * that another process's {@code inspect} never finds the lock held by nobody it can name.
+     * From the first hold (or first wait in the store's queue) on, keeps this registry's announcement alive in the
+     * store, in the background. The future completes once the first announcement was answered (or failed): an
+     * acquisition reports its hold only then, so that another process's {@code inspect} never finds the lock held by
+     * nobody it can name.
      */
     CompletableFuture<Void> announceFromNowOn() {
         if (!announcing.get() && announcing.compareAndSet(false, true)) {

@@ -206,6 +206,14 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         holds.start(hold, acquisition);
     }
 
+    /**
+     * A call of this registry waits in the store's queue: from now on the registry announces itself, so that other
+     * processes' {@link #inspect} can name it in the queue (once announced, this costs nothing).
+     */
+    void queued() {
+        presence.announceFromNowOn();
+    }
+
     /** Completes once this registry's first announcement was answered (see {@link Presence#announceFromNowOn}). */
     CompletableFuture<Void> announced() {
         return presence.announceFromNowOn();

@@ -8,6 +8,7 @@ import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.PassOn;
 import dev.distlock.core.spi.Renewal;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -25,9 +26,9 @@ import org.junit.jupiter.api.Timeout;
  * <p>What it pins down: owner-checked operations (nothing touches a lock held under another token), fencing tokens
  * that grow with every holder, operations that are safe to run twice for their own token (a client resending a
  * command after a reconnect), the queue (a release hands the lock to the first live waiter, a newcomer finds it
- * busy, a waiter that leaves or is abandoned is never handed the lock), renewals that only lengthen a lease while
- * {@code extend} sets it exactly, leases that run out, and an operator's forced release of one named hold. Every
- * wait is bounded.
+ * busy, a waiter that leaves or is abandoned is never handed the lock, an inspection lists the live waiters in queue
+ * order), renewals that only lengthen a lease while {@code extend} sets it exactly, leases that run out, and an
+ * operator's forced release of one named hold. Every wait is bounded.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 public abstract class LockStoreContract {
@@ -374,6 +375,28 @@ public abstract class LockStoreContract {
 
         assertThat(store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT).acquired()).isTrue();
         assertThat(store.tryAcquire("job", "stale", LEASE, true, WAITER_TIMEOUT).acquired()).isFalse();
+    }
+
+    /** Behind a dead entry at the queue's head, so that a store reading its queue in parts must read on. */
+    @Test
+    void anInspectionListsTheFirstHundredLiveWaitersInQueueOrderAndCountsThemAll() {
+        long fence = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
+        store.tryAcquire("job", "stale", LEASE, true, 200);
+        List<String> queued = new ArrayList<>();
+        for (int i = 0; i < LockSnapshot.MAX_WAITER_TOKENS + 5; i++) {
+            queued.add("W" + i);
+            store.tryAcquire("job", "W" + i, LEASE, true, WAITER_TIMEOUT);
+        }
+        awaitUntil(() -> store.inspect("job").waiting() == queued.size());
+
+        assertThat(store.inspect("job").waiterTokens()).isEqualTo(queued.subList(0, LockSnapshot.MAX_WAITER_TOKENS));
+
+        store.release("job", "A", fence);
+        assertThat(store.tryAcquire("job", "W0", LEASE, true, WAITER_TIMEOUT).acquired()).isTrue();
+        LockSnapshot served = store.inspect("job");
+        assertThat(served.waiting()).isEqualTo(queued.size() - 1);
+        assertThat(served.waiterTokens()).isEqualTo(queued.subList(1, LockSnapshot.MAX_WAITER_TOKENS + 1));
+        assertThat(store.inspect("free").waiterTokens()).isEmpty();
     }
 
     @Test

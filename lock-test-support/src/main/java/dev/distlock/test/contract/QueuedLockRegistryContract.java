@@ -12,6 +12,7 @@ import dev.distlock.core.LockListener;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.LockTimeoutException;
+import dev.distlock.core.support.StoreLockRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -127,7 +128,7 @@ public abstract class QueuedLockRegistryContract extends LockRegistryContract {
     }
 
     @Test
-    void inspectTellsAnyProcessWhoHoldsALockSinceWhenAndHowManyWait() throws Exception {
+    void inspectTellsAnyProcessWhoHoldsALockSinceWhenAndWhoWaits() throws Exception {
         LockRegistry backend = registry();
         FencedLock holder = registry().obtain("inspected", Lease.fixed(Duration.ofSeconds(30)));
         LockRegistry operator = registry();
@@ -135,9 +136,11 @@ public abstract class QueuedLockRegistryContract extends LockRegistryContract {
             assertThat(free.held()).isFalse();
             assertThat(free.holder()).isNull();
             assertThat(free.waiting()).isZero();
+            assertThat(free.queue()).isEmpty();
         });
         holder.lock();
-        FencedLock waiter = registry().obtain("inspected");
+        LockRegistry waiterRegistry = registry();
+        FencedLock waiter = waiterRegistry.obtain("inspected");
         Background<Boolean> waiting = new Background<>(() -> {
             boolean acquired = waiter.tryLock(PATIENCE);
             if (acquired) {
@@ -147,8 +150,12 @@ public abstract class QueuedLockRegistryContract extends LockRegistryContract {
         });
         awaitUntil(() -> waitersQueued(backend, "inspected") == 1);
 
-        // the holder's registry announces itself in the background when it first holds a lock
-        awaitUntil(() -> operator.inspect("inspected").holder() != null);
+        // the holder's registry announces itself in the background when it first holds a lock, the waiter's when it
+        // first waits
+        awaitUntil(() -> {
+            LockInfo now = operator.inspect("inspected");
+            return now.holder() != null && now.queue().size() == 1 && now.queue().get(0).process() != null;
+        });
         LockInfo info = operator.inspect("inspected");
 
         assertThat(info.name()).isEqualTo("inspected");
@@ -161,9 +168,20 @@ public abstract class QueuedLockRegistryContract extends LockRegistryContract {
         assertThat(info.holder().pid()).isEqualTo(ProcessHandle.current().pid());
         assertThat(info.holder().host()).isNotBlank();
         assertThat(info.holder().instance()).isNotBlank();
+        assertThat(info.queue()).singleElement().satisfies(queued -> {
+            assertThat(queued.instance()).isNotEqualTo(info.holder().instance());
+            assertThat(queued.process().instance()).isEqualTo(queued.instance());
+            assertThat(queued.process().pid()).isEqualTo(ProcessHandle.current().pid());
+            if (waiterRegistry instanceof StoreLockRegistry named) {
+                assertThat(queued.process()).isEqualTo(named.identity());
+            }
+        });
         holder.unlock();
         assertThat(waiting.get()).isTrue();
-        assertThat(operator.inspect("inspected").held()).isFalse();
+        LockInfo served = operator.inspect("inspected");
+        assertThat(served.held()).isFalse();
+        assertThat(served.waiting()).isZero();
+        assertThat(served.queue()).isEmpty();
     }
 
     @Test
