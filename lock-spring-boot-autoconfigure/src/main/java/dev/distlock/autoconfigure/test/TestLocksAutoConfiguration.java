@@ -11,8 +11,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The {@link TestLocks} bean and its registry as the application's {@link LockRegistry}, ahead of distlock's own
- * (which then backs off). Imported by {@link AutoConfigureTestLocks}, never on its own. Inject the {@code TestLocks}
- * and call {@link TestLocks#reset()} after each test: the application context, and so the kit, outlives a test.
+ * (which then backs off). Imported by {@link AutoConfigureTestLocks}, never on its own. The application context, and
+ * so the kit, outlives a test: {@link ResetTestLocksTestExecutionListener} resets the kit after each test method.
  */
 @AutoConfiguration(before = DistlockAutoConfiguration.class)
 @ConditionalOnClass(TestLocks.class)

@@ -10,7 +10,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -30,11 +29,6 @@ class AutoConfigureTestLocksTest {
 
     @Autowired
     private Report report;
-
-    @AfterEach
-    void reset() {
-        locks.reset();
-    }
 
     @Test
     void annotatedMethodsLockOnTheKitsRegistry() throws Exception {
