@@ -7,6 +7,8 @@ import org.aspectj.lang.annotation.Around;
 import org.aspectj.lang.annotation.Aspect;
 import org.aspectj.lang.annotation.Pointcut;
 import org.aspectj.lang.reflect.MethodSignature;
+import org.springframework.core.KotlinDetector;
+import org.springframework.util.ClassUtils;
 
 /**
  * Applies {@link dev.distlock.annotation.DistributedLock @DistributedLock} by AspectJ weaving: every execution of an
@@ -18,7 +20,9 @@ import org.aspectj.lang.reflect.MethodSignature;
  *
  * <p>Woven are the methods annotated directly (or with an annotation meta-annotated with it) and the public methods
  * of a class annotated with it. As in Spring's AspectJ caching, an annotation on an interface is not inherited by
- * the implementing class's methods: annotate the class. Kotlin suspend functions are refused in this mode.
+ * the implementing class's methods: annotate the class. A Kotlin {@code suspend} function is locked for its whole
+ * run, suspensions included, as behind a proxy (with kotlinx-coroutines-reactor on the classpath): see
+ * {@link SuspendingExecutions}.
  *
  * <p>Weave it at compile time (the AspectJ compiler with this jar as an aspect library) or at load time (the
  * {@code aspectjweaver} agent reads this jar's {@code META-INF/aop.xml}; the application's own {@code aop.xml} says
@@ -34,6 +38,9 @@ import org.aspectj.lang.reflect.MethodSignature;
  */
 @Aspect
 public class DistributedLockAspect {
+
+    private static final boolean COROUTINES_REACTOR_PRESENT =
+            ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", DistributedLockAspect.class.getClassLoader());
 
     private volatile LockAspectSupport support;
 
@@ -51,18 +58,33 @@ public class DistributedLockAspect {
 
     /**
      * Runs the method's execution under its lock (the operation source decides, as for proxies: a class-level
-     * annotation does not lock {@code equals}, {@code hashCode} or {@code toString}).
+     * annotation does not lock {@code equals}, {@code hashCode} or {@code toString}; synthetic methods are not
+     * locked, as the proxies' startup checks skip them).
      *
      * @param execution the method's execution, proceeded with once per call (once per subscription for
-     *        {@code Mono}/{@code Flux})
-     * @return what the lock support returns for the call
+     *        {@code Mono}/{@code Flux}; a suspend function's body with a coroutine of its own, and at once when the
+     *        body resumes after a suspension)
+     * @return what the lock support returns for the call ({@code COROUTINE_SUSPENDED} while a suspend function's
+     *         call waits)
      * @throws Throwable what the method threw, or why the lock was not taken
      */
     @Around("annotatedMethod() || publicMethodOfAnnotatedClass()")
     public Object lock(ProceedingJoinPoint execution) throws Throwable {
         Method method = ((MethodSignature) execution.getSignature()).getMethod();
+        if (method.isSynthetic()) {
+            // a compiler's helper that carries the annotations of the method it serves, as the static $suspendImpl
+            // of a Kotlin open suspend function does: the method itself is locked
+            return execution.proceed();
+        }
         Object target = execution.getTarget();
         Class<?> targetClass = target != null ? target.getClass() : method.getDeclaringClass();
+        if (COROUTINES_REACTOR_PRESENT && KotlinDetector.isSuspendingFunction(method)) {
+            Object[] args = execution.getArgs();
+            if (SuspendingExecutions.resumes(method, args)) {
+                return execution.proceed(); // the body goes on after a suspension, under the call's hold
+            }
+            return SuspendingExecutions.lock(support(method), method, targetClass, target, args, execution);
+        }
         return support(method).invoke(method, targetClass, target, execution.getArgs(), execution::proceed);
     }
 

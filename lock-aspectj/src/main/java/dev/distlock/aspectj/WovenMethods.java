@@ -45,7 +45,7 @@ final class WovenMethods implements SmartInitializingSingleton {
             if (type != null && checked.add(type) && AnnotationUtils.isCandidateClass(type, DistributedLock.class)) {
                 Set<Method> woven = advisedExecutions(type);
                 ReflectionUtils.doWithLocalMethods(type, method -> {
-                    if (AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class) && !method.isBridge()
+                    if (AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class) && !method.isSynthetic()
                             && !Modifier.isAbstract(method.getModifiers()) && !woven.contains(method)) {
                         (isAnnotatedItself(method) ? unwoven : inherited).add(type.getName() + "." + method.getName());
                     }

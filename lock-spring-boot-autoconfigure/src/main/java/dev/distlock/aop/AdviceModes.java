@@ -3,7 +3,6 @@ package dev.distlock.aop;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import org.springframework.context.annotation.AdviceMode;
-import org.springframework.core.KotlinDetector;
 
 /** Which annotated methods the calls of each {@link AdviceMode} cannot lock: the one rule, for the startup check. */
 final class AdviceModes {
@@ -14,12 +13,7 @@ final class AdviceModes {
     /** Why calls of {@code method} would not be locked in {@code mode}, or {@code null} when they are. */
     static String unreachable(Method method, AdviceMode mode) {
         if (mode == AdviceMode.ASPECTJ) {
-            if (KotlinDetector.isSuspendingFunction(method)) {
-                return "the method is a Kotlin suspend function, which distlock locks only through Spring's proxy "
-                        + "(the woven method body returns before the coroutine ends); allowed: a function returning "
-                        + "Mono or Flow, or distlock.advice-mode=proxy";
-            }
-            return null;
+            return null; // weaving reaches every execution, suspend functions included
         }
         int unproxyable = method.getModifiers() & (Modifier.PRIVATE | Modifier.STATIC | Modifier.FINAL);
         if (unproxyable != 0) {

@@ -45,7 +45,7 @@ public final class LockOperationSource {
     /**
      * Operations for calls that reach the lock the way {@code mode} says: through Spring's proxies, whose calls
      * cannot reach private, static or final methods (the declaration is refused), or through AspectJ weaving,
-     * which reaches every method but leaves Kotlin suspend functions to the proxies (refused likewise).
+     * which reaches every method.
      *
      * @param defaults wait, lease and renewal for annotations that leave them empty
      * @param beanFactory resolves {@code @bean} references in names and {@code ${...}} placeholders in
