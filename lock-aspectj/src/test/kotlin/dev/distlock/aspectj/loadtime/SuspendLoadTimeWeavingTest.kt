@@ -35,7 +35,7 @@ import org.springframework.context.annotation.Bean
  * `META-INF/aop.xml` says): each call holds its lock across the body's suspensions, until the body completes, fails
  * or its caller is cancelled, as behind Spring's proxies; a call of the bean to itself is locked too.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a runaway call fails, never hangs
 class SuspendLoadTimeWeavingTest {
 
     @Test

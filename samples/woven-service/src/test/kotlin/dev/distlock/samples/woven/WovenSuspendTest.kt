@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.Timeout
 
 /** The Kotlin `suspend fun` woven at compile time: a call of the bean to its private locked function is locked. */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a runaway call fails, never hangs
 class WovenSuspendTest {
 
     @Test
