@@ -3,8 +3,10 @@ package dev.distlock.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.actuate.DistlocksEndpoint.LockInfoDescriptor;
+import dev.distlock.actuate.DistlocksEndpoint.Waiter;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.support.StoreLockRegistry;
 import dev.distlock.test.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +28,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * An operator asks one instance who holds a lock that another instance holds:
  * {@code GET /actuator/distlocks/{name}} names the holder's application, host and process, since when it
- * holds, and how many wait. Two application contexts on one real redis-server stand for two instances.
+ * holds, and how many wait, and the queue: the processes waiting, in the order the lock goes to them, each named as
+ * its registry announced itself, and an empty queue once they were served. Application contexts on one real
+ * redis-server stand for the instances.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LockHolderLookupIT {
@@ -81,6 +85,76 @@ class LockHolderLookupIT {
         held.unlock();
         assertThat(waiting.get(30, TimeUnit.SECONDS)).isTrue();
         assertThat(billing.getBean(DistlocksEndpoint.class).lock("order:42").locks().get(0).held()).isFalse();
+    }
+
+    @Test
+    void theQueueNamesEachWaitingInstanceInArrivalOrderAndEmptiesOnceTheyAreServed() throws Exception {
+        ConfigurableApplicationContext billing = start("billing");
+        ConfigurableApplicationContext shipping = start("shipping");
+        ConfigurableApplicationContext invoicing = start("invoicing");
+        DistlocksEndpoint operatorView = billing.getBean(DistlocksEndpoint.class);
+        FencedLock held = billing.getBean(LockRegistry.class).obtain("order:42");
+        held.lock();
+
+        CompletableFuture<Boolean> shippingWaits = waitFor(shipping);
+        awaitUntil(() -> lookUp(operatorView).queue().size() == 1);
+        CompletableFuture<Boolean> invoicingWaits = waitFor(invoicing);
+        awaitUntil(() -> {
+            List<Waiter> queue = lookUp(operatorView).queue();
+            return queue.size() == 2 && queue.stream().allMatch(waiter -> waiter.process() != null);
+        });
+
+        LockInfoDescriptor info = lookUp(operatorView);
+
+        assertThat(info.holder().application()).isEqualTo("billing");
+        assertThat(info.fencingToken()).isEqualTo(held.fencingToken());
+        assertThat(info.remainingLeaseMillis()).isPositive();
+        assertThat(info.waiting()).isEqualTo(2);
+        assertThat(info.queue()).extracting(waiter -> waiter.process().application())
+                .containsExactly("shipping", "invoicing");
+        assertThat(info.queue()).extracting(Waiter::instance)
+                .containsExactly(instanceOf(shipping), instanceOf(invoicing));
+        assertThat(info.queue()).allSatisfy(waiter -> {
+            assertThat(waiter.process().instance()).isEqualTo(waiter.instance());
+            assertThat(waiter.process().pid()).isEqualTo(ProcessHandle.current().pid());
+            assertThat(waiter.process().host()).isNotBlank();
+            assertThat(waiter.process().started()).isNotNull();
+        });
+        assertThat(shipping.getBean(DistlocksEndpoint.class).lock("order:42").locks().get(0).queue())
+                .as("the same from a waiting instance").isEqualTo(info.queue());
+
+        held.unlock();
+        assertThat(shippingWaits.get(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(invoicingWaits.get(30, TimeUnit.SECONDS)).isTrue();
+        LockInfoDescriptor served = lookUp(operatorView);
+        assertThat(served.held()).isFalse();
+        assertThat(served.waiting()).isZero();
+        assertThat(served.queue()).isEmpty();
+    }
+
+    private static LockInfoDescriptor lookUp(DistlocksEndpoint endpoint) {
+        return endpoint.lock("order:42").locks().get(0);
+    }
+
+    /** One call of {@code instance} that waits for the lock, takes it and gives it back at once. */
+    private static CompletableFuture<Boolean> waitFor(ConfigurableApplicationContext instance) {
+        FencedLock wanted = instance.getBean(LockRegistry.class).obtain("order:42");
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                boolean acquired = wanted.tryLock(Duration.ofSeconds(30));
+                if (acquired) {
+                    wanted.unlock();
+                }
+                return acquired;
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+    }
+
+    private static String instanceOf(ConfigurableApplicationContext instance) {
+        return ((StoreLockRegistry) instance.getBean(LockRegistry.class)).identity().instance();
     }
 
     private ConfigurableApplicationContext start(String application) {
