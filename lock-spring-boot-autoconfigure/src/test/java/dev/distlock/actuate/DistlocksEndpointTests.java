@@ -1,5 +1,7 @@
 package dev.distlock.actuate;
 
+import static dev.distlock.actuate.Waiting.awaitUntil;
+import static dev.distlock.actuate.Waiting.waitFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.actuate.DistlocksEndpoint.HeldLockDescriptor;
@@ -17,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -96,9 +96,9 @@ class DistlocksEndpointTests {
         DistlocksEndpoint endpoint = new DistlocksEndpoint(Map.of("orderLocks", orders));
         FencedLock pay = hold(orders, "order:42", Lease.renewed(), null);
         try {
-            CompletableFuture<Boolean> first = waitFor(shipping);
+            CompletableFuture<Boolean> first = waitFor(shipping.obtain("order:42"), Duration.ofSeconds(10));
             awaitUntil(() -> endpoint.lock("order:42").locks().get(0).queue().size() == 1);
-            CompletableFuture<Boolean> second = waitFor(invoicing);
+            CompletableFuture<Boolean> second = waitFor(invoicing.obtain("order:42"), Duration.ofSeconds(10));
             awaitUntil(() -> endpoint.lock("order:42").locks().get(0).queue().stream()
                     .filter(waiter -> waiter.process() != null).count() == 2);
 
@@ -122,30 +122,7 @@ class DistlocksEndpointTests {
         }
     }
 
-    /** One call of {@code registry} that waits for order:42, takes it and gives it back at once. */
-    private static CompletableFuture<Boolean> waitFor(LockRegistry registry) {
-        FencedLock wanted = registry.obtain("order:42");
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                boolean acquired = wanted.tryLock(Duration.ofSeconds(10));
-                if (acquired) {
-                    wanted.unlock();
-                }
-                return acquired;
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        });
-    }
 
-    private static void awaitUntil(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("condition not met within 10 s").isNegative();
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
-    }
 
     private FencedLock hold(LockRegistry registry, String name, Lease lease, String label) {
         FencedLock lock = registry.obtain(name, lease, label);

@@ -1,5 +1,7 @@
 package dev.distlock.actuate;
 
+import static dev.distlock.actuate.Waiting.awaitUntil;
+import static dev.distlock.actuate.Waiting.waitFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.actuate.DistlocksEndpoint.LockInfoDescriptor;
@@ -13,8 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -52,18 +52,7 @@ class LockHolderLookupIT {
         FencedLock held = billing.getBean(LockRegistry.class).obtain("order:42");
         held.lock();
         FencedLock wanted = shipping.getBean(LockRegistry.class).obtain("order:42");
-        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
-            try {
-                boolean acquired = wanted.tryLock(Duration.ofSeconds(30));
-                if (acquired) {
-                    wanted.unlock();
-                }
-                return acquired;
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        });
+        CompletableFuture<Boolean> waiting = waitFor(wanted, Duration.ofSeconds(30));
         DistlocksEndpoint operatorView = shipping.getBean(DistlocksEndpoint.class);
         awaitUntil(() -> {
             LockInfoDescriptor info = operatorView.lock("order:42").locks().get(0);
@@ -96,9 +85,9 @@ class LockHolderLookupIT {
         FencedLock held = billing.getBean(LockRegistry.class).obtain("order:42");
         held.lock();
 
-        CompletableFuture<Boolean> shippingWaits = waitFor(shipping);
+        CompletableFuture<Boolean> shippingWaits = waitFor(shipping.getBean(LockRegistry.class).obtain("order:42"), Duration.ofSeconds(30));
         awaitUntil(() -> lookUp(operatorView).queue().size() == 1);
-        CompletableFuture<Boolean> invoicingWaits = waitFor(invoicing);
+        CompletableFuture<Boolean> invoicingWaits = waitFor(invoicing.getBean(LockRegistry.class).obtain("order:42"), Duration.ofSeconds(30));
         awaitUntil(() -> {
             List<Waiter> queue = lookUp(operatorView).queue();
             return queue.size() == 2 && queue.stream().allMatch(waiter -> waiter.process() != null);
@@ -136,22 +125,6 @@ class LockHolderLookupIT {
         return endpoint.lock("order:42").locks().get(0);
     }
 
-    /** One call of {@code instance} that waits for the lock, takes it and gives it back at once. */
-    private static CompletableFuture<Boolean> waitFor(ConfigurableApplicationContext instance) {
-        FencedLock wanted = instance.getBean(LockRegistry.class).obtain("order:42");
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                boolean acquired = wanted.tryLock(Duration.ofSeconds(30));
-                if (acquired) {
-                    wanted.unlock();
-                }
-                return acquired;
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        });
-    }
 
     private static String instanceOf(ConfigurableApplicationContext instance) {
         return ((StoreLockRegistry) instance.getBean(LockRegistry.class)).identity().instance();
@@ -170,13 +143,6 @@ class LockHolderLookupIT {
         return context;
     }
 
-    private static void awaitUntil(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("condition not met within 10 s").isNegative();
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-        }
-    }
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
