@@ -153,9 +153,13 @@ final class FaultyStore implements LockStore {
         return memory.renew(name, token, leaseMillis);
     }
 
+    /** What the next lease reads answer instead of the store's own (once set); {@code null}: the store's. */
+    volatile Long remainingLeaseAnswer;
+
     @Override
     public long remainingLeaseMillis(String name, String token) {
-        return memory.remainingLeaseMillis(name, token);
+        Long answer = remainingLeaseAnswer;
+        return answer != null ? answer : memory.remainingLeaseMillis(name, token);
     }
 
     @Override
