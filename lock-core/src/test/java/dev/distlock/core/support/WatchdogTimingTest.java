@@ -119,4 +119,48 @@ class WatchdogTimingTest {
         assertThat(clock.nextTimerInNanos()).isEqualTo(HoldClock.renewalDue(now + MS, LEASE) - clock.nanoTime());
         assertThat(heard.kinds).isEmpty();
     }
+
+    @Test
+    void anUnwatchedHoldIsNotLookedAtAgain() {
+        long now = clock.nanoTime();
+        Hold hold = hold("a", now + 10 * MS, now + EngineFixtures.HOUR_NANOS);
+        Watchdog watchdog = watchdog(AsyncLockStore.on(store, runtime.calls()));
+        watchdog.watch(hold);
+        assertThat(clock.pendingTimers()).isEqualTo(1);
+
+        watchdog.unwatch(hold);
+        clock.advance(EngineFixtures.HOUR_NANOS);
+
+        assertThat(clock.pendingTimers()).isZero();
+        assertThat(lostAt).as("no look, so no loss at the deadline").isEmpty();
+    }
+
+    @Test
+    void aRenewalNotAnsweredWithinAQuarterOfTheLeaseFailsAndItsLateAnswerChangesNothing() {
+        // counted as failed, it is tried again: an answer after that must not move the deadline it no longer owns
+        long now = clock.nanoTime();
+        Hold hold = EngineFixtures.hold(runtime, new NameState(), "slow", "t",
+                store.tryAcquire("slow", "t", 400, false, 1_000).fencingToken(), 400, true,
+                now + EngineFixtures.HOUR_NANOS, false, now + EngineFixtures.HOUR_NANOS);
+        long deadline = hold.validUntilNanos();
+        List<Runnable> unanswered = new CopyOnWriteArrayList<>();
+        Watchdog watchdog = watchdog(AsyncLockStore.on(store, runtime.calls()));
+        RenewalBatches batches = new RenewalBatches(AsyncLockStore.on(store, unanswered::add), runtime, watchdog);
+
+        batches.renew(hold, 400, 0);
+        clock.advance(MS); // sent
+        clock.advance(HoldClock.renewalTimeoutNanos(400) - 1);
+        assertThat(heard.kinds).isEmpty();
+        clock.advance(1);
+        assertThat(heard.kinds).as("failed at a quarter of the lease").containsExactly("renewalFailed");
+        assertThat(heard.events.get(0).error()).hasCauseInstanceOf(java.util.concurrent.TimeoutException.class);
+
+        unanswered.forEach(Runnable::run); // the store answers now, too late
+        clock.runPending();
+
+        assertThat(store.count("renew slow t")).isEqualTo(1);
+        assertThat(hold.validUntilNanos()).isEqualTo(deadline);
+        assertThat(heard.kinds).containsExactly("renewalFailed");
+        assertThat(lostAt).isEmpty();
+    }
 }
