@@ -101,16 +101,49 @@ final class FaultyStore implements LockStore {
         return memory.leaveQueue(name, token, leaseMillis);
     }
 
+    /** How many of the next release calls fail as a client does whose wait an interrupt broke, before they run. */
+    final AtomicInteger interruptReleases = new AtomicInteger();
+    /** How many of the next release calls run, then fail as a client does whose wait an interrupt broke. */
+    final AtomicInteger interruptRanReleases = new AtomicInteger();
+    /** If set, the releases that run wait for it (at most 5 s): a store that does not answer them. */
+    volatile java.util.concurrent.CountDownLatch laterReleasesWaitFor;
+
+    /** A client's failure when an interrupt broke its caller's wait for the answer (as Lettuce's). */
+    static RuntimeException interruptedWait() {
+        return new IllegalStateException("Command interrupted", new InterruptedException());
+    }
+
+    /** The clock {@link #releasedAt} is read on. */
+    volatile java.util.function.LongSupplier clock = System::nanoTime;
+    /** When each release call came, on {@link #clock}. */
+    final List<Long> releasedAt = new CopyOnWriteArrayList<>();
+
     @Override
     public boolean release(String name, String token, long fencingToken) {
         sent.add("release " + name + " " + token);
+        releasedAt.add(clock.getAsLong());
         if (refuseReleases.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             throw new Refused("release");
         }
         if (failReleases.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             throw new Failed("release");
         }
-        return memory.release(name, token, fencingToken);
+        if (interruptReleases.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw interruptedWait();
+        }
+        java.util.concurrent.CountDownLatch gate = laterReleasesWaitFor;
+        if (gate != null) {
+            try {
+                gate.await(5, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException interrupt) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        boolean released = memory.release(name, token, fencingToken);
+        if (interruptRanReleases.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw interruptedWait();
+        }
+        return released;
     }
 
     @Override
@@ -153,9 +186,13 @@ final class FaultyStore implements LockStore {
         return memory.renew(name, token, leaseMillis);
     }
 
+    /** What the next lease reads answer instead of the store's own (once set); {@code null}: the store's. */
+    volatile Long remainingLeaseAnswer;
+
     @Override
     public long remainingLeaseMillis(String name, String token) {
-        return memory.remainingLeaseMillis(name, token);
+        Long answer = remainingLeaseAnswer;
+        return answer != null ? answer : memory.remainingLeaseMillis(name, token);
     }
 
     @Override

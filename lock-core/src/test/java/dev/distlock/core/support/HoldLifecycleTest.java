@@ -51,11 +51,7 @@ class HoldLifecycleTest {
 
     /** Waits (bounded) until the store no longer holds {@code name}: a background clean-up's work. */
     private void awaitFreed(String name) throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (store.isLocked(name)) {
-            assertThat(System.nanoTime() - until).as("'%s' freed in the store within 5 s", name).isNegative();
-            Thread.sleep(5);
-        }
+        EngineFixtures.awaitTrue(() -> !store.isLocked(name), "'" + name + "' freed in the store");
     }
 
     @Test

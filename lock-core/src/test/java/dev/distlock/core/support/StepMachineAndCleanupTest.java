@@ -170,18 +170,6 @@ class StepMachineAndCleanupTest {
     }
 
     @Test
-    void aCleanupWhoseOutcomeIsUnknownIsSentOnceMoreASecondAfterItsAnswer() throws Exception {
-        FaultyStore store = (FaultyStore) engine.store;
-        Cleanup cleanup = new Cleanup(engine.sends, engine.runtime);
-
-        cleanup.abandon("c", "t", 30_000, true);
-
-        awaitTrue(() -> store.count("abandon c t") == 2, "the trailing clean-up");
-        java.util.concurrent.TimeUnit.MILLISECONDS.sleep(50); // nothing more may follow
-        assertThat(store.count("abandon c t")).isEqualTo(2);
-    }
-
-    @Test
     void aFailedCleanupIsSentAgainAfterAPauseUntilItRuns() throws Exception {
         FaultyStore store = (FaultyStore) engine.store;
         store.tryAcquire("c", "t", 30_000, false, 1_000);
@@ -192,18 +180,5 @@ class StepMachineAndCleanupTest {
 
         awaitTrue(() -> !store.isLocked("c"), "the clean-up, sent again");
         assertThat(store.count("abandon c t")).isEqualTo(3);
-    }
-
-    @Test
-    void aFailedCleanupIsGivenUpOnceTheLeaseHasPassed() throws Exception {
-        FaultyStore store = (FaultyStore) engine.store;
-        store.failAbandons.set(1_000);
-        Cleanup cleanup = new Cleanup(engine.sends, engine.runtime);
-
-        cleanup.abandon("c", "t", 0, false);
-
-        awaitTrue(() -> store.count("abandon c t") == 1, "the first send");
-        java.util.concurrent.TimeUnit.MILLISECONDS.sleep(100); // a retry would come after 50ms
-        assertThat(store.count("abandon c t")).isEqualTo(1);
     }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.distlock.core.LockBackendException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -85,29 +84,6 @@ class StoreCallsTest {
         assertThat(retries.takePause()).as("the second retry's").isBetween(10 * MS, 20 * MS);
         assertThat(retries.retryWithin(3 * MS)).isTrue();
         assertThat(retries.takePause()).isEqualTo(3 * MS);
-    }
-
-    @Test
-    @org.junit.jupiter.api.Timeout(value = 5, unit = TimeUnit.SECONDS,
-            threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD) // two seconds of it are waits
-    void aStreakOfTransientErrorsIsReportedOnceWhenItHasLastedASecondAndAnAnswerEndsIt() throws Exception {
-        AtomicInteger reports = new AtomicInteger();
-        TransientRetries retries = EngineFixtures.transientRetries(failure -> reports.incrementAndGet());
-
-        retries.failed(new IllegalStateException("1"));
-        retries.failed(new IllegalStateException("2"));
-        assertThat(reports).as("not before a second").hasValue(0);
-        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(TransientRetries.PERSISTENT_NANOS) + 20); // time must pass
-        retries.failed(new IllegalStateException("3"));
-        retries.failed(new IllegalStateException("4"));
-        assertThat(reports).hasValue(1);
-
-        TransientRetries answered = EngineFixtures.transientRetries(failure -> reports.incrementAndGet());
-        answered.failed(new IllegalStateException("1"));
-        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(TransientRetries.PERSISTENT_NANOS) + 20);
-        answered.answered();
-        answered.failed(new IllegalStateException("a new streak"));
-        assertThat(reports).as("an answer ended the streak").hasValue(1);
     }
 
     @Test
