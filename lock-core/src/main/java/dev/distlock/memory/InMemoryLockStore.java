@@ -1,17 +1,21 @@
 package dev.distlock.memory;
 
 import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.FenceRaising;
+import dev.distlock.core.spi.ForcedRelease;
 import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
+import dev.distlock.core.spi.LockReads;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.StoreCapabilities;
+import dev.distlock.core.spi.WaitQueue;
 import dev.distlock.memory.GrantNotices.Notice;
 import dev.distlock.memory.WaiterQueues.Waiter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -30,7 +34,8 @@ import java.util.function.Function;
  * <p>The state lives in helpers touched only under this store's monitor; hand-offs are decided under it and
  * told by {@link GrantNotices} once it is let go.
  */
-public final class InMemoryLockStore implements LockStore, HandOffNotices {
+public final class InMemoryLockStore
+        implements LockStore, WaitQueue, FenceRaising, LockReads, ForcedRelease, HandOffNotices {
 
     private static final int SWEEP_EVERY = 1024;
 
@@ -39,7 +44,7 @@ public final class InMemoryLockStore implements LockStore, HandOffNotices {
     private final ReleaseTraces released;
     private final WaiterQueues queues = new WaiterQueues();
     private final GrantNotices notices = new GrantNotices();
-    private final Announcements announcements;
+    private final StoreCapabilities capabilities;
     private int acquisitionsSinceSweep;
 
     /** A store on the system clock whose fencing token counts live an hour after their last use. */
@@ -53,7 +58,8 @@ public final class InMemoryLockStore implements LockStore, HandOffNotices {
         long fenceRetentionMillis = Objects.requireNonNull(fenceRetention, "fenceRetention").toMillis();
         this.holds = new Holds(new FencingTokens(fenceRetentionMillis));
         this.released = new ReleaseTraces(fenceRetentionMillis);
-        this.announcements = new Announcements(this.clock);
+        this.capabilities = StoreCapabilities.builder().queue(this).handOffs(this).fenceRaising(this).reads(this)
+                .forcedRelease(this).announcements(new AnnouncedRegistries(this.clock)).build();
     }
 
     @Override
@@ -183,20 +189,13 @@ public final class InMemoryLockStore implements LockStore, HandOffNotices {
         return new LockSnapshot(current.token(), current.fencingToken(), current.leaseLeft(now), waiting, waiters);
     }
 
+    /**
+     * A queue, hand-off notices (heard at once, by every registry on this store), fencing tokens raised, reads,
+     * forced releases and announcements; its calls never block for long, so it has no asynchronous client.
+     */
     @Override
-    public synchronized void announce(String instance, Map<String, String> description, long ttlMillis) {
-        announcements.announce(instance, description, ttlMillis);
-    }
-
-    @Override
-    public synchronized Map<String, String> announcement(String instance) {
-        return announcements.announcement(instance);
-    }
-
-    /** Itself: hand-offs in memory are heard at once, by every registry on this store. */
-    @Override
-    public HandOffNotices handOffs() {
-        return this;
+    public StoreCapabilities capabilities() {
+        return capabilities;
     }
 
     @Override

@@ -3,14 +3,15 @@ package dev.distlock.redis;
 import dev.distlock.core.runtime.DaemonThreads;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
-import dev.distlock.core.spi.HandOffNotices;
-import dev.distlock.core.spi.LockSnapshot;
+import dev.distlock.core.spi.BatchRenewal;
+import dev.distlock.core.spi.FenceRaising;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.PassOn;
+import dev.distlock.core.spi.PassingOn;
 import dev.distlock.core.spi.Renewal;
-import dev.distlock.core.spi.StoreFailure;
+import dev.distlock.core.spi.StoreCapabilities;
+import dev.distlock.core.spi.WaitQueue;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadPoolExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -21,7 +22,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * a blocking caller, who waits for the reply: no Spring Data connection is made per call. Elsewhere, and for an
  * operator's reads, they run on a Spring Data connection.
  */
-final class RedisLockStore implements LockStore {
+final class RedisLockStore implements LockStore, WaitQueue, PassingOn, BatchRenewal, FenceRaising {
 
     /** The most writes that wait for replicas' acknowledgement at once for non-blocking callers. */
     private static final int ACKNOWLEDGING_THREADS = PipelineConnections.MAX_IDLE;
@@ -39,6 +40,7 @@ final class RedisLockStore implements LockStore {
     private final AsyncLockStore async;
     /** Where non-blocking callers' acknowledged writes wait; {@code null} without replica acknowledgement. */
     private final ThreadPoolExecutor acknowledging;
+    private final StoreCapabilities capabilities;
 
     RedisLockStore(RedisConnectionFactory redis, RedisKeys keys, GrantInbox inbox, long fenceRetentionMillis) {
         this(redis, keys, inbox, fenceRetentionMillis, new ReplicaCount(ReplicaAcks.NONE, redis));
@@ -62,6 +64,29 @@ final class RedisLockStore implements LockStore {
         this.acknowledging = direct != null && acknowledges ? acknowledgingThreads() : null;
         this.async = acknowledging == null ? direct
                 : new ReplicatedAsyncStore(direct, AsyncLockStore.on(this, acknowledging), replicas);
+        this.capabilities = capabilities(new OperatorCalls(redis, arguments, replies));
+    }
+
+    /**
+     * A queue, hand-off notices, fencing tokens raised, reads, forced releases, announcements and Redis's failures
+     * told apart ({@link RedisFailures#classify}); on a Lettuce factory that shares its connection (Boot's default),
+     * the operations sent on Lettuce's asynchronous API (no thread waits for a reply, except for a write that
+     * replicas must acknowledge: its {@code WAIT} needs a connection of its own, and waits on a thread of the
+     * store's), and a release passed on to the next local caller in one call. Renewals go in batches, one script per
+     * batch, on one server unless a fixed number of replicas must acknowledge each renewal (each then waits for
+     * them); on a cluster only through Lettuce's asynchronous API, which sends a call per slot.
+     */
+    private StoreCapabilities capabilities(OperatorCalls operator) {
+        return StoreCapabilities.builder().queue(this).handOffs(inbox).async(async)
+                .passingOn(direct != null ? this : null)
+                .batchRenewal(!replicas.acks().fixed() && !cluster ? this : null)
+                .fenceRaising(this).reads(operator).forcedRelease(operator).announcements(operator)
+                .failures(RedisFailures::classify).build();
+    }
+
+    @Override
+    public StoreCapabilities capabilities() {
+        return capabilities;
     }
 
     private static ThreadPoolExecutor acknowledgingThreads() {
@@ -77,16 +102,6 @@ final class RedisLockStore implements LockStore {
         }
         return acquired(LockScripts.ACQUIRE, name, token,
                 arguments.acquire(name, token, leaseMillis, queue, waiterTimeoutMillis), required);
-    }
-
-    /**
-     * On a Lettuce factory that shares its connection (Boot's default), the operations sent on Lettuce's asynchronous
-     * API: no thread waits for a reply, except for a write that replicas must acknowledge (its {@code WAIT} needs a
-     * connection of its own), which waits on a thread of the store's. {@code null} on Jedis or on a pooled factory.
-     */
-    @Override
-    public AsyncLockStore async() {
-        return async;
     }
 
     @Override
@@ -123,13 +138,8 @@ final class RedisLockStore implements LockStore {
             return NativeCalls.awaited(direct.passOn(name, token, fencingToken, next, leaseMillis, queue,
                     waiterTimeoutMillis));
         }
-        return LockStore.super.passOn(name, token, fencingToken, next, leaseMillis, queue, waiterTimeoutMillis);
-    }
-
-    /** On Lettuce's asynchronous API (a shared connection), while no replica must acknowledge. */
-    @Override
-    public boolean passesOn() {
-        return direct != null && replicas.now() == 0;
+        boolean released = release(name, token, fencingToken);
+        return new PassOn(released, tryAcquire(name, next, leaseMillis, queue, waiterTimeoutMillis));
     }
 
     @Override
@@ -176,31 +186,19 @@ final class RedisLockStore implements LockStore {
             }
             return owned;
         }
-        if (!renewsInBatches() || required > 0) {
-            return LockStore.super.renewAll(batch);
+        if (required > 0) {
+            boolean[] owned = new boolean[batch.size()];
+            for (int i = 0; i < owned.length; i++) {
+                owned[i] = renew(batch.get(i).name(), batch.get(i).token(), batch.get(i).leaseMillis());
+            }
+            return owned;
         }
         return ScriptReplies.owned(LockScripts.RENEW_ALL.runWithKeys(redis, batch.size(), arguments.renewAll(batch)));
-    }
-
-    /**
-     * On one server unless a fixed number of replicas must acknowledge each renewal (each then waits for them); on a
-     * cluster only through Lettuce's asynchronous API ({@link #async()}), which sends a call per slot. With the
-     * replicas online to acknowledge, a batch is sent renewal by renewal while there are any.
-     */
-    @Override
-    public boolean renewsInBatches() {
-        return !replicas.acks().fixed() && !cluster;
     }
 
     @Override
     public boolean raiseFence(String name, String token, long fencingToken) {
         return LockScripts.RAISE.<Long>run(redis, arguments.raise(name, token, fencingToken)) == 1L;
-    }
-
-    /** By {@code EVALSHA} on a Spring Data connection, on every Redis version: an operator's rare call. */
-    @Override
-    public boolean forceRelease(String name, long fencingToken) {
-        return replies.released(LockScripts.FORCE_RELEASE.run(redis, arguments.forceRelease(name, fencingToken)));
     }
 
     @Override
@@ -209,37 +207,6 @@ final class RedisLockStore implements LockStore {
             return NativeCalls.awaited(async.remainingLeaseMillis(name, token));
         }
         return ScriptReplies.leaseLeft(LockScripts.REMAINING.<Long>run(redis, arguments.remaining(name, token)));
-    }
-
-    @Override
-    public boolean isLocked(String name) {
-        return LockScripts.HELD.<Long>run(redis, arguments.lock(name)) == 1L;
-    }
-
-    @Override
-    public LockSnapshot inspect(String name) {
-        return replies.snapshot(LockScripts.INSPECT.run(redis, arguments.inspect(name)));
-    }
-
-    @Override
-    public void announce(String instance, Map<String, String> description, long ttlMillis) {
-        LockScripts.ANNOUNCE.run(redis, arguments.announce(instance, description, ttlMillis));
-    }
-
-    @Override
-    public Map<String, String> announcement(String instance) {
-        return ScriptReplies.fields(LockScripts.ANNOUNCEMENT.run(redis, arguments.announcement(instance)));
-    }
-
-    /** Which failures are refused, in doubt or permanent: see {@link RedisFailures#classify}. */
-    @Override
-    public StoreFailure classify(RuntimeException failure) {
-        return RedisFailures.classify(failure);
-    }
-
-    @Override
-    public HandOffNotices handOffs() {
-        return inbox;
     }
 
     @Override

@@ -1,8 +1,12 @@
 package dev.distlock.redlock;
 
 import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.Announcements;
+import dev.distlock.core.spi.ForcedRelease;
+import dev.distlock.core.spi.LockReads;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.StoreCapabilities;
 import dev.distlock.core.spi.StoreFailure;
 import dev.distlock.core.support.HoldClock;
 import dev.distlock.redlock.Answers.Answer;
@@ -12,12 +16,14 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
  * The Redlock algorithm as a {@link LockStore} over N independent Redis servers (N odd): every operation runs
  * on all of them in parallel, each call bounded by a short node timeout, and counts only with a majority.
- * There are no hand-offs (waiters poll), so the store keeps {@link LockStore}'s defaults for notices.
+ * It offers no queue and no hand-off notices (waiters poll); it offers reads, forced releases and announcements,
+ * each made on every node and counted with a majority.
  *
  * <ul>
  *   <li>an acquisition sets the same token on every node; it holds if a majority took it and the time that
@@ -32,14 +38,37 @@ import java.util.function.Function;
  *   reported with how many nodes answered.</li>
  * </ul>
  */
-final class RedlockLockStore implements LockStore {
+final class RedlockLockStore implements LockStore, LockReads, ForcedRelease, Announcements {
 
     private final NodeCalls nodes;
     private final Quorum quorum;
+    private final StoreCapabilities capabilities = StoreCapabilities.builder().reads(this).forcedRelease(this)
+            .announcements(this).failures(RedlockLockStore::classify).build();
 
+    /** Each node must raise fencing tokens, read locks, force releases and keep announcements. */
     RedlockLockStore(List<LockStore> nodes, Duration nodeTimeout) {
+        nodes.forEach(RedlockLockStore::requireCapabilities);
         this.nodes = new NodeCalls(nodes, nodeTimeout);
         this.quorum = Quorum.of(nodes.size());
+    }
+
+    private static void requireCapabilities(LockStore node) {
+        StoreCapabilities offered = node.capabilities();
+        if (offered.fenceRaising().isEmpty() || offered.reads().isEmpty() || offered.forcedRelease().isEmpty()
+                || offered.announcements().isEmpty()) {
+            throw new IllegalArgumentException("A Redlock node must raise fencing tokens, read locks, force releases "
+                    + "and keep announcements; " + node.getClass().getSimpleName() + " does not");
+        }
+    }
+
+    /** What {@code node} offers as {@code capability}: every node offers what this store asks (checked when built). */
+    private static <T> T offered(LockStore node, Function<StoreCapabilities, Optional<T>> capability) {
+        return capability.apply(node.capabilities()).orElseThrow();
+    }
+
+    @Override
+    public StoreCapabilities capabilities() {
+        return capabilities;
     }
 
     @Override
@@ -81,15 +110,9 @@ final class RedlockLockStore implements LockStore {
         if (behind.isEmpty()) {
             return quorum.reachedBy(bound);
         }
-        Answers<Boolean> raised = nodes.on(behind, node -> node.raiseFence(name, token, fence));
+        Answers<Boolean> raised = nodes.on(behind,
+                node -> offered(node, StoreCapabilities::fenceRaising).raiseFence(name, token, fence));
         return quorum.reachedBy(bound + raised.matching(Boolean::booleanValue).size());
-    }
-
-    @Override
-    public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
-        // nothing is queued on Redlock; whatever a try left behind is released
-        abandon(name, token);
-        return AcquireResult.busy(-1, 0);
     }
 
     @Override
@@ -133,7 +156,7 @@ final class RedlockLockStore implements LockStore {
      */
     @Override
     public boolean forceRelease(String name, long fencingToken) {
-        return trueOnMajority(node -> node.forceRelease(name, fencingToken));
+        return trueOnMajority(node -> offered(node, StoreCapabilities::forcedRelease).forceRelease(name, fencingToken));
     }
 
     @Override
@@ -151,7 +174,7 @@ final class RedlockLockStore implements LockStore {
 
     @Override
     public boolean isLocked(String name) {
-        return trueOnMajority(node -> node.isLocked(name));
+        return trueOnMajority(node -> offered(node, StoreCapabilities::reads).isLocked(name));
     }
 
     /**
@@ -161,7 +184,7 @@ final class RedlockLockStore implements LockStore {
      */
     @Override
     public LockSnapshot inspect(String name) {
-        Answers<LockSnapshot> answers = nodes.onAll(node -> node.inspect(name));
+        Answers<LockSnapshot> answers = nodes.onAll(node -> offered(node, StoreCapabilities::reads).inspect(name));
         quorum.require(answers);
         Map<String, List<LockSnapshot>> byOwner = new HashMap<>();
         answers.values(snapshot -> snapshot.ownerToken() != null)
@@ -177,14 +200,15 @@ final class RedlockLockStore implements LockStore {
     @Override
     public void announce(String instance, Map<String, String> description, long ttlMillis) {
         nodes.onAll(node -> {
-            node.announce(instance, description, ttlMillis);
+            offered(node, StoreCapabilities::announcements).announce(instance, description, ttlMillis);
             return Boolean.TRUE;
         });
     }
 
     @Override
     public Map<String, String> announcement(String instance) {
-        return nodes.onAll(node -> node.announcement(instance)).values().stream()
+        return nodes.onAll(node -> offered(node, StoreCapabilities::announcements).announcement(instance)).values()
+                .stream()
                 .filter(map -> !map.isEmpty()).findFirst().orElse(Map.of());
     }
 
@@ -192,8 +216,7 @@ final class RedlockLockStore implements LockStore {
      * Too few answers is worth another try within the wait (nodes come back, slow ones answer), but always in doubt:
      * a quorum failure says nothing of the nodes that did not answer.
      */
-    @Override
-    public StoreFailure classify(RuntimeException failure) {
+    static StoreFailure classify(RuntimeException failure) {
         return failure instanceof QuorumException ? StoreFailure.IN_DOUBT : StoreFailure.PERMANENT;
     }
 

@@ -3,11 +3,11 @@ package dev.distlock.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.Announcements;
 import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
-import dev.distlock.core.spi.Renewal;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -114,8 +114,8 @@ class InMemoryLockStoreTest {
     void aReleaseHandsTheLockToTheFirstLiveWaiterWithAClaimLeaseAndTellsIt() {
         List<Grant> grantsToB = new CopyOnWriteArrayList<>();
         List<Grant> grantsToC = new CopyOnWriteArrayList<>();
-        HandOffNotices.Subscription b = store.handOffs().await("n", "b", grantsToB::add);
-        store.handOffs().await("n", "c", grantsToC::add);
+        HandOffNotices.Subscription b = store.await("n", "b", grantsToB::add);
+        store.await("n", "c", grantsToC::add);
         long fence = store.tryAcquire("n", "a", LEASE, false, WAITER_TIMEOUT).fencingToken();
         assertThat(store.tryAcquire("n", "b", 60_000, true, WAITER_TIMEOUT).acquired()).isFalse();
         assertThat(store.tryAcquire("n", "c", 500, true, WAITER_TIMEOUT).acquired()).isFalse();
@@ -225,18 +225,6 @@ class InMemoryLockStoreTest {
     }
 
     @Test
-    void renewAllAnswersEachHoldOnItsOwn() {
-        store.tryAcquire("x", "a", LEASE, false, WAITER_TIMEOUT);
-        store.tryAcquire("y", "b", LEASE, false, WAITER_TIMEOUT);
-
-        boolean[] renewed = store.renewAll(List.of(new Renewal("x", "a", 20_000), new Renewal("y", "not-b", 20_000)));
-
-        assertThat(renewed).containsExactly(true, false);
-        assertThat(store.remainingLeaseMillis("x", "a")).isEqualTo(20_000);
-        assertThat(store.remainingLeaseMillis("y", "b")).isEqualTo(LEASE);
-    }
-
-    @Test
     void anOverwrittenLockNeverExpiresAndIsSeenAsHeldByTheOutsider() {
         store.tryAcquire("n", "a", LEASE, false, WAITER_TIMEOUT);
 
@@ -251,14 +239,15 @@ class InMemoryLockStoreTest {
 
     @Test
     void announcementsLiveTheirTimeToLive() {
-        store.announce("i1", Map.of("host", "h"), 1_000);
+        Announcements announcements = store.capabilities().announcements().orElseThrow();
+        announcements.announce("i1", Map.of("host", "h"), 1_000);
 
-        assertThat(store.announcement("i1")).containsEntry("host", "h");
-        assertThat(store.announcement("i2")).isEmpty();
+        assertThat(announcements.announcement("i1")).containsEntry("host", "h");
+        assertThat(announcements.announcement("i2")).isEmpty();
         clock.advance(999);
-        assertThat(store.announcement("i1")).isNotEmpty();
+        assertThat(announcements.announcement("i1")).isNotEmpty();
         clock.advance(1);
-        assertThat(store.announcement("i1")).isEmpty();
+        assertThat(announcements.announcement("i1")).isEmpty();
     }
 
     @Test

@@ -26,7 +26,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * What each failure of a Redis call means to the engine ({@link RedisLockStore#classify}): refused (it did not run:
+ * What each failure of a Redis call means to the engine ({@link RedisFailures#classify}): refused (it did not run:
  * sent again, a try with a new token), in doubt (it may have run: a new token, the old one cleaned up) or permanent
  * (the caller hears it at once). Each row is a reply of Redis or a failure of the client, wrapped as Spring Data and
  * the client wrap it.
@@ -39,7 +39,7 @@ class RedisFailuresTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("failures")
     void eachFailureMeansWhatRedisOrTheClientSaid(String failure, RuntimeException chain, StoreFailure expected) {
-        assertThat(store.classify(chain)).isEqualTo(expected);
+        assertThat(store.capabilities().failures().classify(chain)).isEqualTo(expected);
     }
 
     static Stream<Arguments> failures() {

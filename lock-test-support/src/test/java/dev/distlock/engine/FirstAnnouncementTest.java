@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.spi.Announcements;
+import dev.distlock.core.spi.StoreCapabilities;
 import dev.distlock.memory.InMemoryLockStore;
 import dev.distlock.test.ForwardingLockStore;
 import dev.distlock.test.contract.Background;
@@ -76,15 +78,27 @@ class FirstAnnouncementTest {
             super(store);
         }
 
+        /** The store's announcements, each of which waits for the test to let it go. */
         @Override
-        public void announce(String instance, Map<String, String> description, long ttlMillis) {
-            announcing.countDown();
-            try {
-                letAnnounce.await(20, TimeUnit.SECONDS);
-            } catch (InterruptedException interrupt) {
-                Thread.currentThread().interrupt();
-            }
-            super.announce(instance, description, ttlMillis);
+        public StoreCapabilities capabilities() {
+            Announcements announcements = super.capabilities().announcements().orElseThrow();
+            return super.capabilities().toBuilder().announcements(new Announcements() {
+                @Override
+                public void announce(String instance, Map<String, String> description, long ttlMillis) {
+                    announcing.countDown();
+                    try {
+                        letAnnounce.await(20, TimeUnit.SECONDS);
+                    } catch (InterruptedException interrupt) {
+                        Thread.currentThread().interrupt();
+                    }
+                    announcements.announce(instance, description, ttlMillis);
+                }
+
+                @Override
+                public Map<String, String> announcement(String instance) {
+                    return announcements.announcement(instance);
+                }
+            }).build();
         }
 
         @Override

@@ -113,7 +113,7 @@ abstract class RedisScriptsTests {
 
         assertThat((String) server().command("GET", LOCK)).startsWith("~ " + token + " ");
         assertThat((Long) server().command("PTTL", LOCK)).isPositive().isLessThanOrEqualTo(RETENTION);
-        assertThat(store.inspect("job").ownerToken()).as("free").isNull();
+        assertThat(store.capabilities().reads().orElseThrow().inspect("job").ownerToken()).as("free").isNull();
     }
 
     @Test
@@ -143,7 +143,7 @@ abstract class RedisScriptsTests {
         assertThatThrownBy(() -> store.tryAcquire("job", "U", LEASE, false, TIMEOUT))
                 .hasStackTraceContaining("fencing tokens of " + LOCK + " are exhausted")
                 .hasStackTraceContaining(Long.toString(max));
-        assertThat(store.isLocked("job")).as("no hold left behind").isFalse();
+        assertThat(store.capabilities().reads().orElseThrow().isLocked("job")).as("no hold left behind").isFalse();
         assertThat((String) server().command("GET", LOCK)).isEqualTo("~ " + max + " - " + (max - 1) + " -");
     }
 
@@ -231,7 +231,7 @@ abstract class RedisScriptsTests {
             assertThat(result.acquired()).as(foreign).isFalse();
             assertThat(result.holderLeaseMillis()).as(foreign).isEqualTo(LockStore.NEVER_EXPIRES);
             assertThat(store.release("job", "T", 1)).as(foreign).isFalse();
-            assertThat(store.isLocked("job")).as(foreign).isTrue();
+            assertThat(store.capabilities().reads().orElseThrow().isLocked("job")).as(foreign).isTrue();
             assertThat((String) server().command("GET", LOCK)).as("left as it was").isEqualTo(foreign);
             store.leaveQueue("job", "T", LEASE);
         }
@@ -247,7 +247,7 @@ abstract class RedisScriptsTests {
         long ahead = serverMillis() * 1000 + 3_600_000_000L; // raised by a Redlock majority whose clock was ahead
         server().command("SET", LOCK, "hung " + ahead + " - " + (ahead - 5) + " -");
 
-        assertThat(store.forceRelease("job", ahead)).isTrue();
+        assertThat(store.capabilities().forcedRelease().orElseThrow().forceRelease("job", ahead)).isTrue();
 
         long first = ahead + 1;
         assertThat((String) server().command("GET", LOCK)).isEqualTo("~ " + first + " - " + first + " -");
@@ -256,7 +256,7 @@ abstract class RedisScriptsTests {
         assertThat(store.tryAcquire("job", "T", LEASE, false, TIMEOUT).fencingToken()).isEqualTo(first + 1);
 
         server().command("SET", LOCK, "not a lock");
-        assertThat(store.forceRelease("job", 1)).isFalse();
+        assertThat(store.capabilities().forcedRelease().orElseThrow().forceRelease("job", 1)).isFalse();
         assertThat((String) server().command("GET", LOCK)).isEqualTo("not a lock");
     }
 
@@ -291,7 +291,7 @@ abstract class RedisScriptsTests {
         assertThat(store.raiseFence("job", "T", issued)).as("never lowered").isTrue();
         assertThat(store.tryAcquire("job", "T", LEASE, false, TIMEOUT).fencingToken()).as("a repeated try")
                 .isEqualTo(chosen);
-        assertThat(store.inspect("job").fencingToken()).isEqualTo(chosen);
+        assertThat(store.capabilities().reads().orElseThrow().inspect("job").fencingToken()).isEqualTo(chosen);
         assertThat(store.release("job", "T", chosen)).isTrue();
         assertThat((String) server().command("GET", LOCK)).as("the life began with the token issued")
                 .isEqualTo("~ " + chosen + " - " + issued + " -");
@@ -312,7 +312,7 @@ abstract class RedisScriptsTests {
 
     @Test
     void theHotPathRunsAsOneFunctionLibraryWhereTheServerHasFunctionsElseAsScripts() throws Exception {
-        AsyncLockStore async = store.async();
+        AsyncLockStore async = store.capabilities().async().orElseThrow();
         server().command("CONFIG", "RESETSTAT");
 
         assertThat(async.tryAcquire("job", "T", LEASE, true, TIMEOUT).toCompletableFuture().get(10, TimeUnit.SECONDS)

@@ -1,9 +1,8 @@
 package dev.distlock.benchmarks.cost;
 
 import dev.distlock.core.spi.AcquireResult;
-import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
-import java.util.Map;
+import dev.distlock.core.spi.StoreCapabilities;
 
 /**
  * A store that grants every try at once and allocates nothing: the engine on it costs what the engine alone costs,
@@ -12,15 +11,11 @@ import java.util.Map;
 public final class GrantingStore implements LockStore {
 
     private static final AcquireResult GRANTED = AcquireResult.acquired(1, 0);
+    private static final StoreCapabilities NOTHING = StoreCapabilities.builder().build();
 
     @Override
     public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
-        return GRANTED;
-    }
-
-    @Override
-    public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
         return GRANTED;
     }
 
@@ -48,23 +43,10 @@ public final class GrantingStore implements LockStore {
         return leaseMillis();
     }
 
+    /** Nothing beyond the owner-checked operations: no queue, notices, reads or announcements. */
     @Override
-    public boolean isLocked(String name) {
-        return false;
-    }
-
-    @Override
-    public LockSnapshot inspect(String name) {
-        return new LockSnapshot(null, 0, 0, 0);
-    }
-
-    @Override
-    public void announce(String instance, Map<String, String> description, long ttlMillis) {
-    }
-
-    @Override
-    public Map<String, String> announcement(String instance) {
-        return Map.of();
+    public StoreCapabilities capabilities() {
+        return NOTHING;
     }
 
     @Override

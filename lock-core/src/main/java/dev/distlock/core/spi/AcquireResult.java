@@ -1,7 +1,7 @@
 package dev.distlock.core.spi;
 
 /**
- * The outcome of a try ({@link LockStore#tryAcquire}, {@link LockStore#leaveQueue}).
+ * The outcome of a try ({@link LockStore#tryAcquire}, {@link WaitQueue#leaveQueue}).
  *
  * @param acquired whether the caller now holds the lock, with the lease it asked for
  * @param fencingToken the hold's fencing token, if acquired

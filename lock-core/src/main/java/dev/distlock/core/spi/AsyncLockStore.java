@@ -8,11 +8,11 @@ import java.util.concurrent.Executor;
 
 /**
  * A store's owner-checked operations sent without blocking the caller: a capability a {@link LockStore} offers
- * ({@link LockStore#async()}) when its client is asynchronous. Each method means what the {@link LockStore} method
- * of the same name means; its stage completes with the answer, or with the failure the backend reported (which
- * {@link LockStore#classify} explains), on whatever thread the client answers on. A store without this capability
- * has its calls for non-blocking callers and for the background (renewals, clean-ups) made on the engine's bounded
- * pool of threads.
+ * ({@link StoreCapabilities#async()}) when its client is asynchronous. Each method means what the method of the same
+ * name means, on {@link LockStore} or on the capability that offers it; its stage completes with the answer, or with
+ * the failure the backend reported (which the store's {@linkplain StoreCapabilities#failures() classifier}
+ * explains), on whatever thread the client answers on. A store without this capability has its calls for
+ * non-blocking callers and for the background (renewals, clean-ups) made on the engine's bounded pool of threads.
  *
  * <p>Calls must return at once: a method that waits for the backend before it returns defeats the point. They may
  * wait briefly for the client (a connection made on first use).
@@ -40,13 +40,16 @@ public interface AsyncLockStore {
     CompletionStage<AcquireResult> tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis);
 
-    /** {@link LockStore#leaveQueue}, sent. */
+    /** {@link WaitQueue#leaveQueue}, sent; sent only to a store with a {@linkplain StoreCapabilities#queue() queue}. */
     CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis);
 
     /** {@link LockStore#release}, sent. */
     CompletionStage<Boolean> release(String name, String token, long fencingToken);
 
-    /** {@link LockStore#passOn}, sent; the default sends the release, then the try. */
+    /**
+     * {@link PassingOn#passOn}, sent; the engine sends it only to a store that offers
+     * {@linkplain StoreCapabilities#passingOn() passing on}. The default sends the release, then the try.
+     */
     default CompletionStage<PassOn> passOn(String name, String token, long fencingToken, String next,
             long leaseMillis, boolean queue, long waiterTimeoutMillis) {
         return release(name, token, fencingToken).thenCompose(released -> tryAcquire(name, next, leaseMillis, queue,
@@ -63,7 +66,7 @@ public interface AsyncLockStore {
     CompletionStage<Boolean> renew(String name, String token, long leaseMillis);
 
     /**
-     * {@link LockStore#renewAll}, sent: one stage per renewal, in order, each completing with that hold's answer or
+     * {@link BatchRenewal#renewAll}, sent: one stage per renewal, in order, each completing with that hold's answer or
      * with the failure of the call that carried it (a batch may take several calls, as on a cluster, where one node
      * failing fails only the renewals it was sent). The default sends each renewal on its own.
      */

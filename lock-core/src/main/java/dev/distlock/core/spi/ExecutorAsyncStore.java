@@ -10,7 +10,8 @@ import java.util.function.Supplier;
 
 /**
  * A store's blocking operations made on an executor ({@link AsyncLockStore#on}), or on the calling thread without
- * one ({@link AsyncLockStore#onCallingThread}).
+ * one ({@link AsyncLockStore#onCallingThread}). The store's capabilities are read at each call that needs one, not
+ * when this is made: a store may offer this very wrapper among them.
  */
 final class ExecutorAsyncStore implements AsyncLockStore {
 
@@ -31,7 +32,9 @@ final class ExecutorAsyncStore implements AsyncLockStore {
 
     @Override
     public CompletableFuture<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
-        return onPool(() -> store.leaveQueue(name, token, leaseMillis));
+        WaitQueue queue = store.capabilities().queue().orElseThrow(() -> new UnsupportedOperationException(
+                store.getClass().getSimpleName() + " queues no waiters"));
+        return onPool(() -> queue.leaveQueue(name, token, leaseMillis));
     }
 
     @Override
@@ -42,7 +45,12 @@ final class ExecutorAsyncStore implements AsyncLockStore {
     @Override
     public CompletableFuture<PassOn> passOn(String name, String token, long fencingToken, String next,
             long leaseMillis, boolean queue, long waiterTimeoutMillis) {
-        return onPool(() -> store.passOn(name, token, fencingToken, next, leaseMillis, queue, waiterTimeoutMillis));
+        PassingOn passing = store.capabilities().passingOn().orElse(null);
+        if (passing == null) {
+            return AsyncLockStore.super.passOn(name, token, fencingToken, next, leaseMillis, queue, waiterTimeoutMillis)
+                    .toCompletableFuture();
+        }
+        return onPool(() -> passing.passOn(name, token, fencingToken, next, leaseMillis, queue, waiterTimeoutMillis));
     }
 
     @Override
@@ -66,10 +74,11 @@ final class ExecutorAsyncStore implements AsyncLockStore {
     /** In one call if the store renews in batches, else each renewal on its own, side by side. */
     @Override
     public List<CompletionStage<Boolean>> renewAll(List<Renewal> renewals) {
-        if (!store.renewsInBatches()) {
+        BatchRenewal batches = store.capabilities().batchRenewal().orElse(null);
+        if (batches == null) {
             return AsyncLockStore.super.renewAll(renewals);
         }
-        CompletableFuture<boolean[]> batch = onPool(() -> store.renewAll(renewals));
+        CompletableFuture<boolean[]> batch = onPool(() -> batches.renewAll(renewals));
         List<CompletionStage<Boolean>> answers = new ArrayList<>(renewals.size());
         for (int i = 0; i < renewals.size(); i++) {
             int position = i;

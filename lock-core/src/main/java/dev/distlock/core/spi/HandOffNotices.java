@@ -5,13 +5,10 @@ import java.util.function.Consumer;
 
 /**
  * A store's notices that a release handed a lock to one of this process's waiters: a capability a
- * {@link LockStore} may offer ({@link LockStore#handOffs()}). Notices may be lost or late; waiters also ask the
- * store again now and then, so a store without them ({@link #NONE}) still works: its waiters poll.
+ * {@link LockStore} may offer ({@link StoreCapabilities#handOffs()}). Notices may be lost or late; waiters also ask
+ * the store again now and then, so a store without them still works: its waiters poll.
  */
 public interface HandOffNotices {
-
-    /** No notices: waiters learn of a hand-off by asking the store. */
-    HandOffNotices NONE = (name, token, onGrant) -> () -> { };
 
     /**
      * Starts hearing hand-offs to this process's waiters, if not yet; the future completes when they are heard.

@@ -3,7 +3,7 @@ package dev.distlock.core.spi;
 import java.util.List;
 
 /**
- * What a store knows of one lock at one moment ({@link LockStore#inspect}).
+ * What a store knows of one lock at one moment ({@link LockReads#inspect}).
  *
  * @param ownerToken the token of the current hold, or {@code null} if nobody holds the lock
  * @param fencingToken the current hold's fencing token, or 0 if free or not known

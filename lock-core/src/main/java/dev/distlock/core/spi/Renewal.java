@@ -3,7 +3,7 @@ package dev.distlock.core.spi;
 import java.util.Objects;
 
 /**
- * One hold's renewal in a batch ({@link LockStore#renewAll}): make the remaining lease of {@code name}, held under
+ * One hold's renewal in a batch ({@link BatchRenewal#renewAll}): make the remaining lease of {@code name}, held under
  * {@code token}, at least {@code leaseMillis}.
  *
  * @param name the lock's name

@@ -1,7 +1,7 @@
 package dev.distlock.core.spi;
 
 /**
- * What a failed store command means ({@link LockStore#classify}): the one fact the engine's retries turn on.
+ * What a failed store command means ({@link FailureClassifier#classify}): the one fact the engine's retries turn on.
  * An acquisition tries a {@linkplain #isTransient() transient} failure again with a fresh token within its wait;
  * a release is sent again only while the store {@linkplain #REFUSED refuses} it, after short pauses, until the hold's
  * local deadline (then the background clean-up takes over); anything else reaches the caller.

@@ -2,7 +2,7 @@ package dev.distlock.core.support;
 
 import dev.distlock.core.WaitEnd;
 import dev.distlock.core.spi.AcquireResult;
-import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.HandOffNotices;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -30,11 +30,14 @@ import java.util.concurrent.TimeUnit;
 final class Acquisition extends StepMachine implements StepRunners.Awaited, NameGate.Caller {
 
     private final StoreLockRegistry registry;
-    private final LockStore store;
+    /** How the store tells of hand-offs; {@code null} if it does not (its waiters poll). */
+    private final HandOffNotices notices;
     private final LockRequest request;
     private final String name;
     private final WaitTimers time;
     private final boolean waits;
+    /** Whether its tries queue: it waits, and the store has a queue. */
+    private final boolean queues;
     private final boolean async;
     private final GatePass gate;
     private final TryFailures failures;
@@ -63,16 +66,17 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
             boolean async, Executor steps) {
         super(steps);
         this.registry = registry;
-        this.store = registry.store();
+        this.notices = registry.notices();
         this.request = request;
         this.name = request.name();
         this.time = new WaitTimers(registry.runtime(), waitNanos);
         this.waits = time.waits();
+        this.queues = waits && registry.queue() != null;
         this.async = async;
         this.firstToken = registry.newToken();
         this.gate = new GatePass(request.state().gate, this, registry.cleanup(), name);
         this.events = new CallEvents(registry.listeners(), request, time);
-        this.failures = new TryFailures(name, store, registry.runtime(), interruptible, events);
+        this.failures = new TryFailures(name, registry.holds().failures(), registry.runtime(), interruptible, events);
     }
 
     /** Starts the acquisition: the future completes with the new hold, or {@code null} if the wait ran out. */
@@ -129,7 +133,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
 
     @Override
     public boolean queues() {
-        return waits;
+        return queues;
     }
 
     /**
@@ -171,7 +175,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
             waitEnd = WaitEnd.POLL;
         }
         attempt = new Attempt(registry, request, token, waits ? this::noticeArrived : null, async);
-        tryStore(waits);
+        tryStore(queues);
     }
 
     /** A waiting call counts among the registry's waiters (or finds it closed); a single try checks it is open. */
@@ -223,12 +227,12 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
 
     /** What an answered try means: the hold, the end of the wait, or a wait for a notice or the next poll. */
     private void handle(AcquireResult answer) throws InterruptedException {
-        if (!answer.acquired() && waits && attempt.answers() == 1 && !store.handOffs().listening()
+        if (!answer.acquired() && waits && attempt.answers() == 1 && notices != null && !notices.listening()
                 && remainingNanos() > 0) {
             // a hand-off before the registry hears them would go unnoticed until the next poll: ask again once they
             // are heard, or after a poll interval
             sleep(Math.min(remainingNanos(), TimeUnit.MILLISECONDS.toNanos(registry.maxPollMillis())), WaitEnd.POLL);
-            store.handOffs().listen().whenComplete((heard, error) -> submit(() -> wakeIfSleeping(WaitEnd.POLL)));
+            notices.listen().whenComplete((heard, error) -> submit(() -> wakeIfSleeping(WaitEnd.POLL)));
             return;
         }
         if (answer.acquired()) {
@@ -297,7 +301,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
             return;
         }
         if (!registry.isClosed() && remainingNanos() > 0) {
-            tryStore(true);
+            tryStore(queues);
         } else {
             handle(attempt.last());
         }

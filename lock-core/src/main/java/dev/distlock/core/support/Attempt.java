@@ -4,7 +4,7 @@ import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
-import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.WaitQueue;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
@@ -16,8 +16,14 @@ import java.util.function.Consumer;
  */
 final class Attempt implements Consumer<Grant> {
 
+    /** What giving up answers on a store without a queue: nothing was handed over to a token that never queued. */
+    private static final AcquireResult NOT_HANDED_OVER = AcquireResult.busy(-1, 0);
+
     private final StoreLockRegistry registry;
-    private final LockStore store;
+    /** How the store tells of hand-offs; {@code null} if it does not. */
+    private final HandOffNotices notices;
+    /** How it gives up: by leaving the store's queue, or (a store without one) by abandoning what a try left. */
+    private final WaitQueue queue;
     /**
      * How the commands go out: without waiting for a non-blocking caller; answered on the calling thread (the stage
      * complete on return) for a blocking one.
@@ -48,12 +54,13 @@ final class Attempt implements Consumer<Grant> {
      */
     Attempt(StoreLockRegistry registry, LockRequest request, String token, Runnable onNotice, boolean async) {
         this.registry = registry;
-        this.store = registry.store();
+        this.notices = registry.notices();
+        this.queue = registry.queue();
         this.sends = async ? registry.sends() : registry.callerSends();
         this.request = request;
         this.token = token;
         this.onNotice = onNotice;
-        this.subscription = onNotice != null ? store.handOffs().await(request.name(), token, this) : null;
+        this.subscription = onNotice != null && notices != null ? notices.await(request.name(), token, this) : null;
     }
 
     @Override
@@ -131,6 +138,9 @@ final class Attempt implements Consumer<Grant> {
      * outcome to {@link #left}.
      */
     CompletionStage<AcquireResult> leave() {
+        if (queue == null) {
+            return withdraw().thenApply(done -> NOT_HANDED_OVER);
+        }
         return StoreCalls.uninterrupted(() -> sends.leaveQueue(request.name(), token, request.leaseMillis()));
     }
 
@@ -168,7 +178,7 @@ final class Attempt implements Consumer<Grant> {
      */
     Hold noticeHold() {
         Grant notice = grant;
-        if (notice == null || !store.handOffs().trusted() || notice.serverTimeMillis() < lastServerMillis) {
+        if (notice == null || !notices.trusted() || notice.serverTimeMillis() < lastServerMillis) {
             return null;
         }
         long validUntil = HoldClock.noticeValidUntil(lastSentNanos, notice.serverTimeMillis() - lastServerMillis,

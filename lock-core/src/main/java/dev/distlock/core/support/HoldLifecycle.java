@@ -4,7 +4,8 @@ import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.spi.AsyncLockStore;
-import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.FailureClassifier;
+import dev.distlock.core.spi.StoreCapabilities;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -19,7 +20,9 @@ import java.util.concurrent.Executor;
  */
 final class HoldLifecycle {
 
-    private final LockStore store;
+    /** Whether the store passes a release on to the next local caller's try in one call. */
+    private final boolean passesOn;
+    private final FailureClassifier failures;
     private final AsyncLockStore sends;
     /** How a blocking caller's commands go out (on its own thread), and a non-blocking caller's. */
     private final StoreSends blocking;
@@ -32,9 +35,10 @@ final class HoldLifecycle {
     /** The store's waiter timeout, for the next caller's try sent with a release ({@link LocalHandOff}). */
     private final long waiterTimeoutMillis;
 
-    HoldLifecycle(LockStore store, AsyncLockStore sends, AsyncLockStore callerSends, NameTable names,
+    HoldLifecycle(StoreCapabilities offers, AsyncLockStore sends, AsyncLockStore callerSends, NameTable names,
             Listeners listeners, EngineRuntime runtime, long waiterTimeoutMillis) {
-        this.store = store;
+        this.passesOn = offers.passingOn().isPresent();
+        this.failures = offers.failures();
         this.blocking = StoreSends.blocking(callerSends);
         this.nonBlocking = StoreSends.nonBlocking(sends, runtime);
         this.waiterTimeoutMillis = waiterTimeoutMillis;
@@ -58,8 +62,9 @@ final class HoldLifecycle {
         return runtime;
     }
 
-    LockStore store() {
-        return store;
+    /** What the store's failures mean. */
+    FailureClassifier failures() {
+        return failures;
     }
 
     /** How a blocking caller's commands go out: on its own thread. */
@@ -139,7 +144,8 @@ final class HoldLifecycle {
             ended(hold, null);
             return CompletableFuture.failedFuture(lost);
         }
-        LocalHandOff handOff = delayMillis > 0 ? null : LocalHandOff.take(hold, store, runtime, waiterTimeoutMillis);
+        LocalHandOff handOff = passesOn && delayMillis <= 0 ? LocalHandOff.take(hold, runtime, waiterTimeoutMillis)
+                : null;
         return new ReleaseSteps(this, hold, delayMillis, handOff, via, steps, callerInterrupted).start().done();
     }
 

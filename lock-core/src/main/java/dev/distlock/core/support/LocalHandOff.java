@@ -2,16 +2,15 @@ package dev.distlock.core.support;
 
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
-import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.PassOn;
 import java.util.concurrent.CompletionStage;
 
 /**
  * A release that hands its name's gate to the next caller of this registry waiting there, and sends that caller's
- * first try with it, in one store call ({@link LockStore#passOn}): a local hand-off in one round trip instead of
- * two. The caller is let in only once the call was answered and the releasing hold's end was dealt with, so the
- * release is heard before the next acquisition; it finds the answer to its try waiting
- * ({@link NameGate.PassedTry}). If the call failed, the failure is the releaser's (its interrupt, a cancellation, its
+ * first try with it, in one store call ({@link dev.distlock.core.spi.PassingOn}, where the store offers it): a local
+ * hand-off in one round trip instead of two. The caller is let in only once the call was answered and the releasing
+ * hold's end was dealt with, so the release is heard before the next acquisition; it finds the answer to its try
+ * waiting ({@link NameGate.PassedTry}). If the call failed, the failure is the releaser's (its interrupt, a cancellation, its
  * client's error): the next caller only finds its try unanswered, and starts over with a new token.
  */
 final class LocalHandOff {
@@ -31,13 +30,10 @@ final class LocalHandOff {
 
     /**
      * The hand-off of the gate of {@code hold} (ended, so that nothing else gives its gate back) to the next caller
-     * waiting at it, taken out of the gate's queue; {@code null} if the store cannot pass on in one call or nobody
+     * waiting at it, taken out of the gate's queue, for a store that passes on in one call; {@code null} if nobody
      * waits (the hold then gives the gate back as usual, after its release).
      */
-    static LocalHandOff take(Hold hold, LockStore store, EngineRuntime runtime, long waiterTimeoutMillis) {
-        if (!store.passesOn()) {
-            return null;
-        }
+    static LocalHandOff take(Hold hold, EngineRuntime runtime, long waiterTimeoutMillis) {
         NameGate.Waiting next = hold.state.gate.handOn();
         if (next == null) {
             return null;

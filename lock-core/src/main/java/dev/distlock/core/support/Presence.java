@@ -3,8 +3,11 @@ package dev.distlock.core.support;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockWaiter;
+import dev.distlock.core.spi.Announcements;
+import dev.distlock.core.spi.LockReads;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.StoreCapabilities;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -29,23 +32,28 @@ final class Presence {
     /** How long an announcement lives in the store; it is renewed every third of it while the registry is open. */
     private static final long TTL_MILLIS = 60_000;
 
-    private final LockStore store;
+    /** Who the store says the registries are; {@code null} if it cannot tell. */
+    private final Announcements announcements;
+    private final StoreCapabilities offers;
     private final EngineRuntime runtime;
     private final String instance;
     private final String application;
     private final Instant createdAt;
     private final AtomicBoolean announcing = new AtomicBoolean();
     /** Completes once the first announcement was answered (or failed, or the registry closed first). */
-    private final CompletableFuture<Void> firstAnnounced = new CompletableFuture<>();
+    private final CompletableFuture<Void> firstAnnounced;
     private final QueueNames queueNames = new QueueNames(this::announced);
     private volatile LockHolder identity;
 
-    Presence(LockStore store, EngineRuntime runtime, String instance, String application) {
-        this.store = store;
+    Presence(StoreCapabilities offers, EngineRuntime runtime, String instance, String application) {
+        this.offers = offers;
+        this.announcements = offers.announcements().orElse(null);
         this.runtime = runtime;
         this.createdAt = Instant.ofEpochMilli(runtime.currentTimeMillis());
         this.instance = instance;
         this.application = application;
+        this.firstAnnounced = announcements == null ? CompletableFuture.completedFuture(null)
+                : new CompletableFuture<>();
     }
 
     /** This registry (the host name is looked up on first use, off the hot paths). */
@@ -68,7 +76,10 @@ final class Presence {
 
     /** What registry {@code owner} announced: this registry, or what the store keeps ({@code null} if nothing). */
     private LockHolder announced(String owner) {
-        return owner.equals(instance) ? identity() : Announcement.fromMap(owner, store.announcement(owner));
+        if (owner.equals(instance)) {
+            return identity();
+        }
+        return announcements == null ? null : Announcement.fromMap(owner, announcements.announcement(owner));
     }
 
     /**
@@ -76,7 +87,9 @@ final class Presence {
      * announced.
      */
     LockInfo inspect(String name) {
-        LockSnapshot snapshot = StoreCalls.call(name, "inspect the lock", () -> store.inspect(name));
+        LockReads reads = offers.reads().orElseThrow(() -> new UnsupportedOperationException(
+                "the lock store cannot read its locks"));
+        LockSnapshot snapshot = StoreCalls.call(name, "inspect the lock", () -> reads.inspect(name));
         List<LockWaiter> queue = StoreCalls.call(name, "read who waits for the lock",
                 () -> queueNames.name(snapshot.waiterTokens()));
         if (snapshot.ownerToken() == null) {
@@ -93,10 +106,10 @@ final class Presence {
      * From the first hold (or first wait in the store's queue) on, keeps this registry's announcement alive in the
      * store, in the background. The future completes once the first announcement was answered (or failed): an
      * acquisition reports its hold only then, so that another process's {@code inspect} never finds the lock held by
-     * nobody it can name.
+     * nobody it can name. A store that keeps no announcements has nothing to wait for.
      */
     CompletableFuture<Void> announceFromNowOn() {
-        if (!announcing.get() && announcing.compareAndSet(false, true)) {
+        if (announcements != null && !announcing.get() && announcing.compareAndSet(false, true)) {
             announceNowAndLater();
         }
         return firstAnnounced;
@@ -114,7 +127,7 @@ final class Presence {
 
     private void announce() {
         try {
-            store.announce(instance, Announcement.toMap(identity()), TTL_MILLIS);
+            announcements.announce(instance, Announcement.toMap(identity()), TTL_MILLIS);
         } catch (RuntimeException failure) {
             log.debug("Announcing this registry failed; trying again later", failure);
         } finally {

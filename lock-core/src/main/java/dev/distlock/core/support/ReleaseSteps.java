@@ -98,7 +98,8 @@ final class ReleaseSteps {
     }
 
     private boolean isRefused(Throwable failure) {
-        return failure instanceof RuntimeException refused && holds.store().classify(refused) == StoreFailure.REFUSED;
+        return failure instanceof RuntimeException refused
+                && holds.failures().classify(refused) == StoreFailure.REFUSED;
     }
 
     /**

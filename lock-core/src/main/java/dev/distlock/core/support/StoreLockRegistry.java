@@ -8,7 +8,12 @@ import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.spi.AsyncLockStore;
+import dev.distlock.core.spi.ForcedRelease;
+import dev.distlock.core.spi.HandOffNotices;
+import dev.distlock.core.spi.LockReads;
 import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.StoreCapabilities;
+import dev.distlock.core.spi.WaitQueue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -37,6 +42,11 @@ import java.util.concurrent.CompletionStage;
 public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     private final LockStore store;
+    /** What the store offers beyond its owner-checked operations, read once. */
+    private final StoreCapabilities offers;
+    /** The store's hand-off notices and queue ({@code null} if it has none), read once for every acquisition. */
+    private final HandOffNotices notices;
+    private final WaitQueue queue;
     /** The store's operations for non-blocking callers and the background: its own, or made on the call threads. */
     private final AsyncLockStore sends;
     /** The store's operations made on the calling thread, for blocking callers: each stage complete on return. */
@@ -57,17 +67,19 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     protected StoreLockRegistry(LockStore store, LockRegistryBuilder<?> settings) {
         this.store = Objects.requireNonNull(store, "store");
+        this.offers = Objects.requireNonNull(store.capabilities(), "store.capabilities()");
+        this.notices = offers.handOffs().orElse(null);
+        this.queue = offers.queue().orElse(null);
         this.defaultLease = settings.defaultLease();
         this.maxPollMillis = settings.maxPollIntervalMillis();
         this.waiterTimeoutMillis = HoldClock.waiterTimeoutMillis(maxPollMillis);
         this.listeners = new Listeners(settings.listeners());
         this.runtime = new EngineRuntime(settings.runtime());
-        AsyncLockStore own = store.async();
-        this.sends = own != null ? own : AsyncLockStore.on(store, runtime.calls());
+        this.sends = offers.async().orElseGet(() -> AsyncLockStore.on(store, runtime.calls()));
         this.callerSends = AsyncLockStore.onCallingThread(store);
-        this.holds = new HoldLifecycle(store, sends, callerSends, names, listeners, runtime, waiterTimeoutMillis());
+        this.holds = new HoldLifecycle(offers, sends, callerSends, names, listeners, runtime, waiterTimeoutMillis());
         this.leases = new HoldLeases(holds);
-        this.presence = new Presence(store, runtime, tokens.instance(), settings.applicationName());
+        this.presence = new Presence(offers, runtime, tokens.instance(), settings.applicationName());
         this.closing = new RegistryClosing(names, waiters, runtime, store);
     }
 
@@ -98,18 +110,16 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         return presence.inspect(LockNames.validate(name));
     }
 
-    /** Asks the store ({@link LockStore#forceRelease}); a store that cannot throws {@link UnsupportedOperationException}. */
+    /**
+     * Asks the store ({@link ForcedRelease}); throws {@link UnsupportedOperationException} if the store offers no
+     * forced release.
+     */
     @Override
     public boolean forceRelease(String name, long fencingToken) {
         String checked = LockNames.validate(name);
-        try {
-            return StoreCalls.call(checked, "force the release", () -> store.forceRelease(checked, fencingToken));
-        } catch (LockBackendException failure) {
-            if (failure.getCause() instanceof UnsupportedOperationException unsupported) {
-                throw unsupported;
-            }
-            throw failure;
-        }
+        ForcedRelease forced = offers.forcedRelease().orElseThrow(() -> new UnsupportedOperationException(
+                store.getClass().getSimpleName() + " cannot force a release"));
+        return StoreCalls.call(checked, "force the release", () -> forced.forceRelease(checked, fencingToken));
     }
 
     /** Who this registry is, as it announces itself to other processes' {@link #inspect}. */
@@ -188,7 +198,9 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     }
 
     boolean isLocked(String name) {
-        return StoreCalls.call(name, "check the lock", () -> store.isLocked(name));
+        LockReads reads = offers.reads().orElseThrow(() -> new UnsupportedOperationException(
+                store.getClass().getSimpleName() + " cannot read its locks"));
+        return StoreCalls.call(name, "check the lock", () -> reads.isLocked(name));
     }
 
     // --- used by Acquisition ---
@@ -219,8 +231,18 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         return presence.announceFromNowOn();
     }
 
-    LockStore store() {
-        return store;
+    StoreCapabilities capabilities() {
+        return offers;
+    }
+
+    /** How the store tells of hand-offs; {@code null} if it does not (its waiters poll). */
+    HandOffNotices notices() {
+        return notices;
+    }
+
+    /** The store's queue; {@code null} if it has none (its waiters never queue, and give up by abandoning). */
+    WaitQueue queue() {
+        return queue;
     }
 
     AsyncLockStore sends() {

@@ -2,7 +2,7 @@ package dev.distlock.core.support;
 
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.spi.AcquireResult;
-import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.FailureClassifier;
 
 /**
  * What interrupts and failed tries mean for one {@link Acquisition}: an interrupt ends an interruptible call and is
@@ -14,7 +14,7 @@ import dev.distlock.core.spi.LockStore;
 final class TryFailures {
 
     private final String name;
-    private final LockStore store;
+    private final FailureClassifier classifier;
     private final boolean interruptible;
     private final TransientRetries.Reporter reporter;
     private final EngineRuntime runtime;
@@ -25,11 +25,11 @@ final class TryFailures {
     /** An interrupt that an uninterruptible acquisition waited through. */
     private volatile boolean interrupted;
 
-    TryFailures(String name, LockStore store, EngineRuntime runtime, boolean interruptible,
+    TryFailures(String name, FailureClassifier classifier, EngineRuntime runtime, boolean interruptible,
             TransientRetries.Reporter reporter) {
         this.runtime = runtime;
         this.name = name;
-        this.store = store;
+        this.classifier = classifier;
         this.interruptible = interruptible;
         this.reporter = reporter;
     }
@@ -80,7 +80,7 @@ final class TryFailures {
             interrupted = true;
             return Restart.INSTANCE;
         }
-        if (failure instanceof RuntimeException runtime && store.classify(runtime).isTransient()) {
+        if (failure instanceof RuntimeException runtime && classifier.classify(runtime).isTransient()) {
             if (retries == null) {
                 retries = new TransientRetries(this.runtime, reporter);
             }

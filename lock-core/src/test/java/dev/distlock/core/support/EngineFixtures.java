@@ -203,7 +203,7 @@ final class EngineFixtures {
 
     /** What interrupts and failed tries mean for one acquisition of {@link #NAME}. */
     static TryFailures tryFailures(LockStore store, boolean interruptible, TransientRetries.Reporter reporter) {
-        return new TryFailures(NAME, store, STANDALONE, interruptible, reporter);
+        return new TryFailures(NAME, store.capabilities().failures(), STANDALONE, interruptible, reporter);
     }
 
     /** Transient-failure retries reported to {@code reporter}, their pauses drawn from the system's randomness. */
@@ -346,7 +346,7 @@ final class EngineFixtures {
         private Engine(LockStore store) {
             this.store = store;
             this.sends = AsyncLockStore.on(store, runtime.calls());
-            this.holds = new HoldLifecycle(store, sends, AsyncLockStore.onCallingThread(store), names, listeners,
+            this.holds = new HoldLifecycle(store.capabilities(), sends, AsyncLockStore.onCallingThread(store), names, listeners,
                     runtime, 1_000);
             this.leases = new HoldLeases(holds);
         }

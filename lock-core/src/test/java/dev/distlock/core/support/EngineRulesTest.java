@@ -122,7 +122,7 @@ class EngineRulesTest {
     void aStreakOfTransientTryFailuresIsReportedOnceASecondOnAndAnAnswerEndsIt() throws Exception {
         FaultyStore store = new FaultyStore();
         List<RuntimeException> reported = new ArrayList<>();
-        TryFailures failures = new TryFailures("n", store, runtime, false, reported::add);
+        TryFailures failures = new TryFailures("n", FaultyStore::classify, runtime, false, reported::add);
         RuntimeException inDoubt = new FaultyStore.Failed("tryAcquire");
 
         assertThat(failures.classified(inDoubt, Long.MAX_VALUE)).isSameAs(TryFailures.Restart.INSTANCE);
@@ -130,7 +130,7 @@ class EngineRulesTest {
         failures.classified(inDoubt, Long.MAX_VALUE);
         assertThat(reported).containsExactly(inDoubt);
 
-        TryFailures answered = new TryFailures("n", store, runtime, false, reported::add);
+        TryFailures answered = new TryFailures("n", FaultyStore::classify, runtime, false, reported::add);
         answered.classified(inDoubt, Long.MAX_VALUE);
         clock.advance(TransientRetries.PERSISTENT_NANOS);
         answered.answered(dev.distlock.core.spi.AcquireResult.busy(1_000, 0));

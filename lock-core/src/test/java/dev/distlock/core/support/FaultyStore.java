@@ -3,22 +3,26 @@ package dev.distlock.core.support;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
+import dev.distlock.core.spi.LockReads;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.PassOn;
+import dev.distlock.core.spi.PassingOn;
+import dev.distlock.core.spi.StoreCapabilities;
 import dev.distlock.core.spi.StoreFailure;
+import dev.distlock.core.spi.WaitQueue;
 import dev.distlock.memory.InMemoryLockStore;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An in-memory store that can refuse or fail chosen commands, and that passes a lock on to the next local caller in
- * one call when asked to ({@link #passesOn}): what the engine's release and hand-off rules turn on, without Redis.
+ * one call when asked to ({@link #FaultyStore(boolean)}): what the engine's release and hand-off rules turn on, without
+ * Redis.
  */
-final class FaultyStore implements LockStore {
+final class FaultyStore implements LockStore, WaitQueue, PassingOn, LockReads {
 
     /** A command the store refused without running it. */
     static final class Refused extends RuntimeException {
@@ -42,7 +46,7 @@ final class FaultyStore implements LockStore {
 
     final InMemoryLockStore memory = new InMemoryLockStore();
     /** Whether a release hands the gate on with the next caller's try. */
-    volatile boolean passesOn;
+    private final boolean passesOn;
     /** How many of the next passOn calls are refused. */
     final AtomicInteger refusePassOns = new AtomicInteger();
     /** How many of the next release calls are refused. */
@@ -61,6 +65,16 @@ final class FaultyStore implements LockStore {
     final AtomicInteger slowTryMillis = new AtomicInteger();
     /** The commands sent, in order, as "command name token". */
     final List<String> sent = new CopyOnWriteArrayList<>();
+
+    /** A store that does not pass locks on in one call. */
+    FaultyStore() {
+        this(false);
+    }
+
+    /** A store that passes locks on in one call if {@code passesOn}. */
+    FaultyStore(boolean passesOn) {
+        this.passesOn = passesOn;
+    }
 
     /** How many commands starting with {@code prefix} were sent. */
     long count(String prefix) {
@@ -158,11 +172,6 @@ final class FaultyStore implements LockStore {
     }
 
     @Override
-    public boolean passesOn() {
-        return passesOn;
-    }
-
-    @Override
     public void abandon(String name, String token) {
         sent.add("abandon " + name + " " + token);
         if (failAbandons.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
@@ -205,16 +214,6 @@ final class FaultyStore implements LockStore {
         return memory.inspect(name);
     }
 
-    @Override
-    public void announce(String instance, Map<String, String> description, long ttlMillis) {
-        memory.announce(instance, description, ttlMillis);
-    }
-
-    @Override
-    public Map<String, String> announcement(String instance) {
-        return memory.announcement(instance);
-    }
-
     /** Whether a hand-off notice is trusted without asking the store. */
     volatile boolean noticesTrusted = true;
     /** Completes when hand-off notices are heard; until then, none is. Heard from the start by default. */
@@ -222,8 +221,18 @@ final class FaultyStore implements LockStore {
     /** How often the engine asked to hear notices. */
     final AtomicInteger listens = new AtomicInteger();
 
+    /**
+     * The in-memory store's queue and announcements; its own reads, passing on (if asked), hand-off notices as the
+     * fields below say, and failures told apart: {@link Refused} is refused, {@link Failed} in doubt.
+     */
     @Override
-    public HandOffNotices handOffs() {
+    public StoreCapabilities capabilities() {
+        return StoreCapabilities.builder().queue(this).reads(this).passingOn(passesOn ? this : null)
+                .handOffs(notices()).announcements(memory.capabilities().announcements().orElseThrow())
+                .failures(FaultyStore::classify).build();
+    }
+
+    private HandOffNotices notices() {
         return new HandOffNotices() {
             @Override
             public Subscription await(String name, String token, java.util.function.Consumer<Grant> onGrant) {
@@ -248,8 +257,7 @@ final class FaultyStore implements LockStore {
         };
     }
 
-    @Override
-    public StoreFailure classify(RuntimeException failure) {
+    static StoreFailure classify(RuntimeException failure) {
         return failure instanceof Refused ? StoreFailure.REFUSED
                 : failure instanceof Failed ? StoreFailure.IN_DOUBT : StoreFailure.PERMANENT;
     }

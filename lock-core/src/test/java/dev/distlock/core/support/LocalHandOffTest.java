@@ -19,7 +19,7 @@ class LocalHandOffTest {
 
     private static final long LEASE = 30_000;
 
-    private final FaultyStore store = new FaultyStore();
+    private final FaultyStore store = new FaultyStore(true);
     private final EngineFixtures.Engine engine = EngineFixtures.engine(store);
 
     @AfterEach
@@ -45,7 +45,6 @@ class LocalHandOffTest {
 
     @Test
     void aReleaseHandsTheGateToTheNextCallerWithTheAnswerToItsTryAndNobodyElse() throws Exception {
-        store.passesOn = true;
         Hold first = engine.acquired("h", "a", LEASE);
         NameGate.Waiting second = first.state.gate.enter(new Caller("b", LEASE, true));
         NameGate.Waiting third = first.state.gate.enter(new Caller("c", LEASE, true));
@@ -69,7 +68,6 @@ class LocalHandOffTest {
 
     @Test
     void anAsyncReleaseHandsTheGateToTheNextCallerWithTheAnswerToItsTryAndNobodyElse() throws Exception {
-        store.passesOn = true;
         Hold first = engine.acquired("h", "a", LEASE);
         NameGate.Waiting second = first.state.gate.enter(new Caller("b", LEASE, true));
         NameGate.Waiting third = first.state.gate.enter(new Caller("c", LEASE, true));
@@ -86,7 +84,6 @@ class LocalHandOffTest {
 
     @Test
     void aRefusedHandOffLetsTheNextCallerTryByItselfAndTheGateIsStillOwnedOnce() throws Exception {
-        store.passesOn = true;
         store.refusePassOns.set(1);
         Hold first = engine.acquired("h", "a", LEASE);
         NameGate.Waiting second = first.state.gate.enter(new Caller("b", LEASE, true));
@@ -104,7 +101,6 @@ class LocalHandOffTest {
 
     @Test
     void aRefusedAsyncHandOffLetsTheNextCallerTryByItselfAndTheGateIsStillOwnedOnce() throws Exception {
-        store.passesOn = true;
         store.refusePassOns.set(1);
         Hold first = engine.acquired("h", "a", LEASE);
         NameGate.Waiting second = first.state.gate.enter(new Caller("b", LEASE, true));
@@ -128,6 +124,16 @@ class LocalHandOffTest {
 
     @Test
     void withoutAStoreThatPassesOnTheNextCallerIsLetInToSendItsOwnTry() throws Exception {
+        FaultyStore store = new FaultyStore(false);
+        EngineFixtures.Engine engine = EngineFixtures.engine(store);
+        try {
+            releaseWithoutPassingOn(store, engine);
+        } finally {
+            engine.close();
+        }
+    }
+
+    private static void releaseWithoutPassingOn(FaultyStore store, EngineFixtures.Engine engine) throws Exception {
         Hold first = engine.acquired("h", "a", LEASE);
         NameGate.Waiting second = first.state.gate.enter(new Caller("b", LEASE, true));
         NameGate.Waiting third = first.state.gate.enter(new Caller("c", LEASE, true));
@@ -144,7 +150,6 @@ class LocalHandOffTest {
 
     @Test
     void aReleaseWithNobodyWaitingFreesTheGate() throws Exception {
-        store.passesOn = true;
         Hold first = engine.acquired("h", "a", LEASE);
         NameGate gate = first.state.gate;
 
@@ -156,7 +161,6 @@ class LocalHandOffTest {
 
     @Test
     void aReleaseLeftToExpireAfterADelayHandsNothingOnAndLetsTheNextCallerIn() throws Exception {
-        store.passesOn = true;
         Hold first = engine.acquired("h", "a", LEASE);
         NameGate.Waiting second = first.state.gate.enter(new Caller("b", LEASE, true));
 
@@ -171,7 +175,6 @@ class LocalHandOffTest {
 
     @Test
     void aHandOffThatFindsAnotherOwnerIsALossAndStillLetsTheNextCallerIn() throws Exception {
-        store.passesOn = true;
         Hold first = engine.acquired("h", "a", LEASE);
         NameGate.Waiting second = first.state.gate.enter(new Caller("b", LEASE, true));
         store.memory.overwrite("h", "intruder");
@@ -186,7 +189,6 @@ class LocalHandOffTest {
 
     @Test
     void aRefusedHandOffWhoseReleaseFindsAnotherOwnerIsALoss() throws Exception {
-        store.passesOn = true;
         store.refusePassOns.set(1);
         Hold first = engine.acquired("h", "a", LEASE);
         first.state.gate.enter(new Caller("b", LEASE, true));

@@ -41,7 +41,7 @@ class ReleaseStepsTest {
         // the n-th send's pause is the n-th retry's: 5-10 ms, 10-20, 20-40, 40-80
         VirtualRuntime clock = new VirtualRuntime();
         EngineRuntime runtime = new EngineRuntime(clock);
-        HoldLifecycle holds = new HoldLifecycle(store, AsyncLockStore.on(store, runtime.calls()),
+        HoldLifecycle holds = new HoldLifecycle(store.capabilities(), AsyncLockStore.on(store, runtime.calls()),
                 AsyncLockStore.onCallingThread(store), new NameTable(), new Listeners(List.of()), runtime, 1_000);
         long fence = store.tryAcquire("r", "t", 30_000, false, 1_000).fencingToken();
         Hold hold = EngineFixtures.hold(runtime, new NameState(), "r", "t", fence, 30_000, false,

@@ -3,17 +3,24 @@ package dev.distlock.test.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.spi.AcquireResult;
+import dev.distlock.core.spi.BatchRenewal;
+import dev.distlock.core.spi.ForcedRelease;
+import dev.distlock.core.spi.LockReads;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.PassOn;
+import dev.distlock.core.spi.PassingOn;
 import dev.distlock.core.spi.Renewal;
+import dev.distlock.core.spi.WaitQueue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -68,6 +75,37 @@ public abstract class LockStoreContract {
         return store;
     }
 
+    private LockReads reads() {
+        return offered(store.capabilities().reads(), "reads its locks");
+    }
+
+    private WaitQueue queue() {
+        return offered(store.capabilities().queue(), "queues waiters");
+    }
+
+    private ForcedRelease forced() {
+        return offered(store.capabilities().forcedRelease(), "forces releases");
+    }
+
+    /** A store under this contract reads, queues and forces releases; these are its protocol. */
+    private static <T> T offered(Optional<T> capability, String what) {
+        return capability.orElseThrow(() -> new AssertionError("a store under this contract " + what));
+    }
+
+    /** Passing on in one call, where the store offers it: the rest of its tests are skipped on another store. */
+    private PassingOn passingOn() {
+        Optional<PassingOn> offered = store.capabilities().passingOn();
+        Assumptions.assumeTrue(offered.isPresent(), "the store passes locks on in one call");
+        return offered.get();
+    }
+
+    /** Renewals in batches, where the store offers them: the rest of its tests are skipped on another store. */
+    private BatchRenewal batches() {
+        Optional<BatchRenewal> offered = store.capabilities().batchRenewal();
+        Assumptions.assumeTrue(offered.isPresent(), "the store renews in batches");
+        return offered.get();
+    }
+
     @Test
     void aFreeNameIsTakenWithAFencingTokenAndIsThenBusyForOtherTokens() {
         AcquireResult taken = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT);
@@ -77,9 +115,9 @@ public abstract class LockStoreContract {
         assertThat(taken.fencingToken()).isPositive();
         assertThat(busy.acquired()).isFalse();
         assertThat(busy.holderLeaseMillis()).isPositive().isLessThanOrEqualTo(LEASE);
-        assertThat(store.isLocked("job")).isTrue();
-        assertThat(store.isLocked("other")).isFalse();
-        LockSnapshot snapshot = store.inspect("job");
+        assertThat(reads().isLocked("job")).isTrue();
+        assertThat(reads().isLocked("other")).isFalse();
+        LockSnapshot snapshot = reads().inspect("job");
         assertThat(snapshot.ownerToken()).isEqualTo("A");
         assertThat(snapshot.fencingToken()).isEqualTo(taken.fencingToken());
     }
@@ -110,14 +148,14 @@ public abstract class LockStoreContract {
         long fence = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
 
         assertThat(store.release("job", "B", fence + 1)).as("not the owner").isFalse();
-        assertThat(store.isLocked("job")).isTrue();
+        assertThat(reads().isLocked("job")).isTrue();
         assertThat(store.release("job", "A", fence)).isTrue();
-        assertThat(store.isLocked("job")).isFalse();
+        assertThat(reads().isLocked("job")).isFalse();
         assertThat(store.release("job", "A", fence)).as("run again").isTrue();
 
         store.tryAcquire("job", "B", LEASE, false, WAITER_TIMEOUT);
         assertThat(store.release("job", "A", fence)).as("run again after another owner took the lock").isTrue();
-        assertThat(store.inspect("job").ownerToken()).as("the other owner keeps it").isEqualTo("B");
+        assertThat(reads().inspect("job").ownerToken()).as("the other owner keeps it").isEqualTo("B");
     }
 
     /**
@@ -139,12 +177,12 @@ public abstract class LockStoreContract {
         store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
         assertThat(store.release("job", "C", held)).as("handed to the waiter").isTrue();
         long handed = store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT).fencingToken();
-        PassOn passed = store.passOn("job", "W", handed, "D", LEASE, false, WAITER_TIMEOUT);
+        PassOn passed = passingOn().passOn("job", "W", handed, "D", LEASE, false, WAITER_TIMEOUT);
         assertThat(passed.next().acquired()).isTrue();
 
         assertThat(store.release("job", "A", fence)).as("held by the sixth owner since").isTrue();
         assertThat(store.release("job", "W", handed)).as("the passing release run again").isTrue();
-        assertThat(store.inspect("job").ownerToken()).as("the holder keeps it").isEqualTo("D");
+        assertThat(reads().inspect("job").ownerToken()).as("the holder keeps it").isEqualTo("D");
         assertThat(store.remainingLeaseMillis("job", "D")).isGreaterThan(WAITER_TIMEOUT);
     }
 
@@ -158,7 +196,7 @@ public abstract class LockStoreContract {
         long fence = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
         store.release("job", "A", fence);
         store.tryAcquire("job", "B", 200, false, WAITER_TIMEOUT);
-        awaitUntil(() -> !store.isLocked("job"));
+        awaitUntil(() -> !reads().isLocked("job"));
         long next = store.tryAcquire("job", "C", LEASE, false, WAITER_TIMEOUT).fencingToken();
 
         assertThat(store.release("job", "A", fence)).as("a later hold ran out").isFalse();
@@ -185,22 +223,22 @@ public abstract class LockStoreContract {
         store.release("job", "A", stale);
         long fence = store.tryAcquire("job", "B", LEASE, false, WAITER_TIMEOUT).fencingToken();
 
-        assertThat(store.forceRelease("job", stale)).as("an earlier hold's token").isFalse();
-        assertThat(store.forceRelease("job", 0)).as("an unknown token").isFalse();
-        assertThat(store.inspect("job").ownerToken()).isEqualTo("B");
-        assertThat(store.forceRelease("job", fence)).isTrue();
+        assertThat(forced().forceRelease("job", stale)).as("an earlier hold's token").isFalse();
+        assertThat(forced().forceRelease("job", 0)).as("an unknown token").isFalse();
+        assertThat(reads().inspect("job").ownerToken()).isEqualTo("B");
+        assertThat(forced().forceRelease("job", fence)).isTrue();
 
-        assertThat(store.isLocked("job")).isFalse();
+        assertThat(reads().isLocked("job")).isFalse();
         assertThat(store.renew("job", "B", LEASE)).isFalse();
-        assertThat(store.renewAll(List.of(new Renewal("job", "B", LEASE)))).containsExactly(false);
+        assertThat(batches().renewAll(List.of(new Renewal("job", "B", LEASE)))).containsExactly(false);
         assertThat(store.release("job", "B", fence)).as("ended without its owner's release").isFalse();
-        assertThat(store.forceRelease("job", fence)).as("once").isFalse();
+        assertThat(forced().forceRelease("job", fence)).as("once").isFalse();
         long next = store.tryAcquire("job", "C", LEASE, false, WAITER_TIMEOUT).fencingToken();
         assertThat(next).isGreaterThan(fence);
         assertThat(store.release("job", "B", fence)).as("not a release run again, whoever holds it since").isFalse();
-        assertThat(store.forceRelease("job", fence)).as("a later holder's lock").isFalse();
-        assertThat(store.inspect("job").ownerToken()).isEqualTo("C");
-        assertThat(store.forceRelease("never-held", 1)).isFalse();
+        assertThat(forced().forceRelease("job", fence)).as("a later holder's lock").isFalse();
+        assertThat(reads().inspect("job").ownerToken()).isEqualTo("C");
+        assertThat(forced().forceRelease("never-held", 1)).isFalse();
     }
 
     @Test
@@ -208,7 +246,7 @@ public abstract class LockStoreContract {
         long fence = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
         store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
 
-        assertThat(store.forceRelease("job", fence)).isTrue();
+        assertThat(forced().forceRelease("job", fence)).isTrue();
 
         assertThat(store.tryAcquire("job", "N", LEASE, false, WAITER_TIMEOUT).acquired()).as("a newcomer").isFalse();
         AcquireResult handed = store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
@@ -240,13 +278,13 @@ public abstract class LockStoreContract {
         store.tryAcquire("a", "A", 5_000, false, WAITER_TIMEOUT);
         store.tryAcquire("b", "B", LEASE, false, WAITER_TIMEOUT);
 
-        boolean[] owned = store.renewAll(List.of(new Renewal("a", "A", LEASE), new Renewal("b", "B", 2_000),
+        boolean[] owned = batches().renewAll(List.of(new Renewal("a", "A", LEASE), new Renewal("b", "B", 2_000),
                 new Renewal("never-held", "C", LEASE), new Renewal("a", "not-the-owner", LEASE)));
 
         assertThat(owned).containsExactly(true, true, false, false);
         assertThat(store.remainingLeaseMillis("a", "A")).as("lengthened").isGreaterThan(5_000);
         assertThat(store.remainingLeaseMillis("b", "B")).as("not shortened").isGreaterThan(2_000);
-        assertThat(store.isLocked("never-held")).isFalse();
+        assertThat(reads().isLocked("never-held")).isFalse();
     }
 
     @Test
@@ -254,7 +292,7 @@ public abstract class LockStoreContract {
         long first = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
         assertThat(store.tryAcquire("job", "W1", LEASE, true, WAITER_TIMEOUT).acquired()).isFalse();
         assertThat(store.tryAcquire("job", "W2", LEASE, true, WAITER_TIMEOUT).acquired()).isFalse();
-        assertThat(store.inspect("job").waiting()).isEqualTo(2);
+        assertThat(reads().inspect("job").waiting()).isEqualTo(2);
 
         assertThat(store.release("job", "A", first)).isTrue();
 
@@ -266,24 +304,24 @@ public abstract class LockStoreContract {
         assertThat(store.remainingLeaseMillis("job", "W1")).as("confirmed with its full lease").isGreaterThan(
                 WAITER_TIMEOUT);
         assertThat(store.release("job", "A", first)).as("the handing release run again").isTrue();
-        assertThat(store.inspect("job").ownerToken()).isEqualTo("W1");
+        assertThat(reads().inspect("job").ownerToken()).isEqualTo("W1");
     }
 
     @Test
     void passingOnReleasesAndGivesTheLockToTheNextTokenWithALargerFencingToken() {
         long first = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
 
-        PassOn passed = store.passOn("job", "A", first, "B", LEASE, true, WAITER_TIMEOUT);
+        PassOn passed = passingOn().passOn("job", "A", first, "B", LEASE, true, WAITER_TIMEOUT);
 
         assertThat(passed.released()).isTrue();
         assertThat(passed.next().acquired()).isTrue();
         assertThat(passed.next().fencingToken()).isGreaterThan(first);
-        assertThat(store.inspect("job").ownerToken()).isEqualTo("B");
+        assertThat(reads().inspect("job").ownerToken()).isEqualTo("B");
         assertThat(store.remainingLeaseMillis("job", "B")).isGreaterThan(WAITER_TIMEOUT);
         assertThat(store.release("job", "A", first)).as("the passing release run again").isTrue();
-        assertThat(store.inspect("job").ownerToken()).isEqualTo("B");
+        assertThat(reads().inspect("job").ownerToken()).isEqualTo("B");
         assertThat(store.release("job", "B", passed.next().fencingToken())).isTrue();
-        assertThat(store.isLocked("job")).isFalse();
+        assertThat(reads().isLocked("job")).isFalse();
     }
 
     /** Waiters of other processes, queued in the store, go first: the next token queues behind them. */
@@ -292,13 +330,13 @@ public abstract class LockStoreContract {
         long fence = store.tryAcquire("job", "A", LEASE, false, WAITER_TIMEOUT).fencingToken();
         store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
 
-        PassOn passed = store.passOn("job", "A", fence, "B", LEASE, true, WAITER_TIMEOUT);
+        PassOn passed = passingOn().passOn("job", "A", fence, "B", LEASE, true, WAITER_TIMEOUT);
 
         assertThat(passed.released()).isTrue();
         assertThat(passed.next().acquired()).as("behind the queued waiter").isFalse();
         AcquireResult handed = store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
         assertThat(handed.acquired()).isTrue();
-        assertThat(store.inspect("job").waiting()).as("the next token, queued").isEqualTo(1);
+        assertThat(reads().inspect("job").waiting()).as("the next token, queued").isEqualTo(1);
         store.release("job", "W", handed.fencingToken());
         assertThat(store.tryAcquire("job", "B", LEASE, true, WAITER_TIMEOUT).acquired()).isTrue();
     }
@@ -310,14 +348,14 @@ public abstract class LockStoreContract {
         store.abandon("job", "A");
         store.tryAcquire("job", "C", LEASE, false, WAITER_TIMEOUT);
 
-        PassOn passed = store.passOn("job", "A", fence, "B", LEASE, false, WAITER_TIMEOUT);
+        PassOn passed = passingOn().passOn("job", "A", fence, "B", LEASE, false, WAITER_TIMEOUT);
 
         assertThat(passed.released()).isTrue(); // A's release ran before (abandon): a release run again
         assertThat(passed.next().acquired()).isFalse();
-        assertThat(store.inspect("job").ownerToken()).isEqualTo("C");
+        assertThat(reads().inspect("job").ownerToken()).isEqualTo("C");
         long lost = store.tryAcquire("other", "X", 200, false, WAITER_TIMEOUT).fencingToken();
-        awaitUntil(() -> !store.isLocked("other"));
-        assertThat(store.passOn("other", "X", lost, "Y", LEASE, false, WAITER_TIMEOUT).released())
+        awaitUntil(() -> !reads().isLocked("other"));
+        assertThat(passingOn().passOn("other", "X", lost, "Y", LEASE, false, WAITER_TIMEOUT).released())
                 .as("a hold that ran out").isFalse();
     }
 
@@ -327,13 +365,13 @@ public abstract class LockStoreContract {
         store.tryAcquire("job", "gone", LEASE, true, WAITER_TIMEOUT);
         store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
 
-        assertThat(store.leaveQueue("job", "gone", LEASE).acquired()).isFalse();
+        assertThat(queue().leaveQueue("job", "gone", LEASE).acquired()).isFalse();
         store.release("job", "A", fence);
 
-        AcquireResult kept = store.leaveQueue("job", "W", LEASE);
+        AcquireResult kept = queue().leaveQueue("job", "W", LEASE);
         assertThat(kept.acquired()).as("handed over before it left").isTrue();
         assertThat(kept.fencingToken()).isPositive();
-        assertThat(store.inspect("job").ownerToken()).isEqualTo("W");
+        assertThat(reads().inspect("job").ownerToken()).isEqualTo("W");
         assertThat(store.remainingLeaseMillis("job", "W")).isGreaterThan(WAITER_TIMEOUT);
     }
 
@@ -343,20 +381,20 @@ public abstract class LockStoreContract {
         store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
 
         store.abandon("job", "W");
-        assertThat(store.inspect("job").waiting()).isZero();
-        assertThat(store.inspect("job").ownerToken()).isEqualTo("A");
+        assertThat(reads().inspect("job").waiting()).isZero();
+        assertThat(reads().inspect("job").ownerToken()).isEqualTo("A");
 
         store.abandon("job", "A");
-        assertThat(store.isLocked("job")).isFalse();
+        assertThat(reads().isLocked("job")).isFalse();
         store.abandon("job", "A"); // run again: nothing to do
-        assertThat(store.isLocked("job")).isFalse();
+        assertThat(reads().isLocked("job")).isFalse();
     }
 
     @Test
     void aLeaseThatRunsOutFreesTheName() {
         long fence = store.tryAcquire("job", "A", 200, false, WAITER_TIMEOUT).fencingToken();
 
-        awaitUntil(() -> !store.isLocked("job"));
+        awaitUntil(() -> !reads().isLocked("job"));
 
         assertThat(store.remainingLeaseMillis("job", "A")).isNegative();
         assertThat(store.extend("job", "A", LEASE)).as("too late").isFalse();
@@ -370,7 +408,7 @@ public abstract class LockStoreContract {
         store.tryAcquire("job", "stale", LEASE, true, 200);
         store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT);
 
-        awaitUntil(() -> store.inspect("job").waiting() == 1);
+        awaitUntil(() -> reads().inspect("job").waiting() == 1);
         store.release("job", "A", fence);
 
         assertThat(store.tryAcquire("job", "W", LEASE, true, WAITER_TIMEOUT).acquired()).isTrue();
@@ -387,16 +425,16 @@ public abstract class LockStoreContract {
             queued.add("W" + i);
             store.tryAcquire("job", "W" + i, LEASE, true, WAITER_TIMEOUT);
         }
-        awaitUntil(() -> store.inspect("job").waiting() == queued.size());
+        awaitUntil(() -> reads().inspect("job").waiting() == queued.size());
 
-        assertThat(store.inspect("job").waiterTokens()).isEqualTo(queued.subList(0, LockSnapshot.MAX_WAITER_TOKENS));
+        assertThat(reads().inspect("job").waiterTokens()).isEqualTo(queued.subList(0, LockSnapshot.MAX_WAITER_TOKENS));
 
         store.release("job", "A", fence);
         assertThat(store.tryAcquire("job", "W0", LEASE, true, WAITER_TIMEOUT).acquired()).isTrue();
-        LockSnapshot served = store.inspect("job");
+        LockSnapshot served = reads().inspect("job");
         assertThat(served.waiting()).isEqualTo(queued.size() - 1);
         assertThat(served.waiterTokens()).isEqualTo(queued.subList(1, LockSnapshot.MAX_WAITER_TOKENS + 1));
-        assertThat(store.inspect("free").waiterTokens()).isEmpty();
+        assertThat(reads().inspect("free").waiterTokens()).isEmpty();
     }
 
     @Test
@@ -406,10 +444,10 @@ public abstract class LockStoreContract {
         AcquireResult busy = store.tryAcquire("job", "B", LEASE, false, WAITER_TIMEOUT);
         assertThat(busy.acquired()).isFalse();
         assertThat(busy.holderLeaseMillis()).isEqualTo(LockStore.NEVER_EXPIRES);
-        assertThat(store.inspect("job").remainingLeaseMillis()).isEqualTo(LockStore.NEVER_EXPIRES);
+        assertThat(reads().inspect("job").remainingLeaseMillis()).isEqualTo(LockStore.NEVER_EXPIRES);
         assertThat(store.remainingLeaseMillis("job", "outsider")).isEqualTo(LockStore.NEVER_EXPIRES);
         assertThat(store.remainingLeaseMillis("job", "B")).as("not the owner").isNegative();
-        assertThat(store.inspect("free").remainingLeaseMillis()).as("free").isZero();
+        assertThat(reads().inspect("free").remainingLeaseMillis()).as("free").isZero();
     }
 
     /** Polls {@code condition} until it holds, for at most ten seconds. */

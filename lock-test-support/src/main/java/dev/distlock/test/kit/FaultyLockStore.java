@@ -2,7 +2,7 @@ package dev.distlock.test.kit;
 
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.LockStore;
-import dev.distlock.core.spi.Renewal;
+import dev.distlock.core.spi.StoreCapabilities;
 import dev.distlock.test.ForwardingLockStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,20 +48,10 @@ final class FaultyLockStore extends ForwardingLockStore {
         return super.renew(name, token, leaseMillis);
     }
 
-    /** One renewal at a time, through {@link #renew}, so that a fault told for one name hits it. */
+    /** What the store behind offers, but renewals one at a time, through {@link #renew}, so a fault told for one name hits it. */
     @Override
-    public boolean[] renewAll(List<Renewal> renewals) {
-        boolean[] owned = new boolean[renewals.size()];
-        for (int i = 0; i < owned.length; i++) {
-            Renewal renewal = renewals.get(i);
-            owned[i] = renew(renewal.name(), renewal.token(), renewal.leaseMillis());
-        }
-        return owned;
-    }
-
-    @Override
-    public boolean renewsInBatches() {
-        return false;
+    public StoreCapabilities capabilities() {
+        return delegate().capabilities().toBuilder().batchRenewal(null).build();
     }
 
     @Override

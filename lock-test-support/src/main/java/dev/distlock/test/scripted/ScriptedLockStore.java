@@ -2,12 +2,18 @@ package dev.distlock.test.scripted;
 
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
+import dev.distlock.core.spi.BatchRenewal;
 import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
+import dev.distlock.core.spi.LockReads;
+import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.PassOn;
+import dev.distlock.core.spi.PassingOn;
 import dev.distlock.core.spi.Renewal;
+import dev.distlock.core.spi.StoreCapabilities;
 import dev.distlock.core.spi.StoreFailure;
+import dev.distlock.core.spi.WaitQueue;
 import dev.distlock.memory.InMemoryLockStore;
 import dev.distlock.test.ForwardingLockStore;
 import java.util.ArrayList;
@@ -36,7 +42,8 @@ import java.util.function.Supplier;
  * exception whose cause is the {@link InterruptedException} (as Lettuce does). Every call is recorded with
  * its thread, for assertions on who called what.
  */
-public final class ScriptedLockStore extends ForwardingLockStore {
+public final class ScriptedLockStore extends ForwardingLockStore
+        implements WaitQueue, PassingOn, BatchRenewal, LockReads {
 
     /** The store operations. */
     public enum Op { ACQUIRE, LEAVE, RELEASE, ABANDON, EXTEND, REMAINING, IS_LOCKED, PASS_ON }
@@ -91,9 +98,10 @@ public final class ScriptedLockStore extends ForwardingLockStore {
     }
 
     /**
-     * Makes this store offer {@linkplain #async() asynchronous operations}, answered on client threads of their own as
-     * Lettuce's asynchronous API answers on its event loop: a held call leaves the command in flight while the caller
-     * goes on. Call it before making registries on the store (they ask for {@link #async()} once).
+     * Makes this store offer {@linkplain StoreCapabilities#async() asynchronous operations}, answered on client
+     * threads of their own as Lettuce's asynchronous API answers on its event loop: a held call leaves the command in
+     * flight while the caller goes on. Call it before making registries on the store (they ask for its
+     * {@link #capabilities()} once).
      */
     public void answerAsynchronously() {
         client = Executors.newCachedThreadPool(runnable -> {
@@ -104,7 +112,7 @@ public final class ScriptedLockStore extends ForwardingLockStore {
     }
 
     /**
-     * Makes this store renew in batches, as the Redis store does ({@link #renewsInBatches()}): each batch is recorded
+     * Makes this store renew in batches, as the Redis store does ({@link #renewAll}): each batch is recorded
      * by its size ({@link #renewalBatches()}), and each renewal in it is still a scriptable {@link Op#EXTEND}. Call
      * it before making registries on the store.
      */
@@ -113,7 +121,7 @@ public final class ScriptedLockStore extends ForwardingLockStore {
     }
 
     /**
-     * Makes this store pass a lock on in one call, as the Redis store does ({@link #passesOn()}): a release with the
+     * Makes this store pass a lock on in one call, as the Redis store does ({@link #passOn}): a release with the
      * next local caller's try is one scriptable {@link Op#PASS_ON}, recorded under the releasing token. Call it before
      * making registries on the store.
      */
@@ -164,11 +172,19 @@ public final class ScriptedLockStore extends ForwardingLockStore {
                 () -> backend.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
     }
 
-    /** The scripted calls made on the client's threads, once {@link #answerAsynchronously()} was called; else none. */
+    /**
+     * The backend's queue, reads and announcements, scripted where this store scripts them; hand-off notices that can
+     * be held back; {@link TransientFailure} refused and {@link CommandTimeout} in doubt; and, once asked for, the
+     * scripted calls made on the client's threads ({@link #answerAsynchronously()}), renewals in batches
+     * ({@link #renewInBatches()}) and passing on in one call ({@link #passInOneCall()}).
+     */
     @Override
-    public AsyncLockStore async() {
+    public StoreCapabilities capabilities() {
         ExecutorService threads = client;
-        return threads == null ? null : AsyncLockStore.on(this, threads);
+        return backend.capabilities().toBuilder().queue(this).reads(this).handOffs(this::await)
+                .async(threads == null ? null : AsyncLockStore.on(this, threads))
+                .batchRenewal(batches != null ? this : null).passingOn(passesOn ? this : null)
+                .failures(ScriptedLockStore::classify).build();
     }
 
     @Override
@@ -189,11 +205,6 @@ public final class ScriptedLockStore extends ForwardingLockStore {
     }
 
     @Override
-    public boolean passesOn() {
-        return passesOn;
-    }
-
-    @Override
     public void abandon(String name, String token) {
         call(Op.ABANDON, name, token, () -> {
             backend.abandon(name, token);
@@ -210,11 +221,6 @@ public final class ScriptedLockStore extends ForwardingLockStore {
     @Override
     public boolean renew(String name, String token, long leaseMillis) {
         return call(Op.EXTEND, name, token, () -> backend.renew(name, token, leaseMillis));
-    }
-
-    @Override
-    public boolean renewsInBatches() {
-        return batches != null;
     }
 
     @Override
@@ -241,6 +247,11 @@ public final class ScriptedLockStore extends ForwardingLockStore {
         return call(Op.IS_LOCKED, name, null, () -> backend.isLocked(name));
     }
 
+    @Override
+    public LockSnapshot inspect(String name) {
+        return backend.inspect(name);
+    }
+
     /**
      * Failures of this type count as transient refusals (a slot moving, a failover): the backend answered that the
      * command did not run, as a Redis store would say.
@@ -264,17 +275,11 @@ public final class ScriptedLockStore extends ForwardingLockStore {
         }
     }
 
-    @Override
-    public StoreFailure classify(RuntimeException failure) {
+    private static StoreFailure classify(RuntimeException failure) {
         if (failure instanceof TransientFailure) {
             return StoreFailure.REFUSED;
         }
         return failure instanceof CommandTimeout ? StoreFailure.IN_DOUBT : StoreFailure.PERMANENT;
-    }
-
-    @Override
-    public HandOffNotices handOffs() {
-        return this::await;
     }
 
     private HandOffNotices.Subscription await(String name, String token, Consumer<Grant> onGrant) {
@@ -287,7 +292,7 @@ public final class ScriptedLockStore extends ForwardingLockStore {
             }
             onGrant.accept(grant);
         };
-        return backend.handOffs().await(name, token, delivery);
+        return backend.await(name, token, delivery);
     }
 
     @Override

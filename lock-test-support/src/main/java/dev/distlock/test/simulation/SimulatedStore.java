@@ -5,6 +5,8 @@ import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
 import dev.distlock.core.spi.PassOn;
+import dev.distlock.core.spi.PassingOn;
+import dev.distlock.core.spi.StoreCapabilities;
 import dev.distlock.core.spi.StoreFailure;
 import dev.distlock.memory.InMemoryLockStore;
 import dev.distlock.test.ForwardingLockStore;
@@ -25,7 +27,7 @@ import java.util.function.Supplier;
  * {@link Faults} drawn from the seed while faults are on. It remembers which holds a release really freed, for the
  * oracle that no release that took effect is reported lost.
  */
-final class SimulatedStore extends ForwardingLockStore {
+final class SimulatedStore extends ForwardingLockStore implements PassingOn {
 
     private final VirtualScheduler scheduler;
     private final InMemoryLockStore backend;
@@ -81,31 +83,33 @@ final class SimulatedStore extends ForwardingLockStore {
         }
     }
 
-    @Override
-    public StoreFailure classify(RuntimeException failure) {
+    private static StoreFailure classify(RuntimeException failure) {
         if (failure instanceof Refused) {
             return StoreFailure.REFUSED;
         }
         return failure instanceof TimedOut ? StoreFailure.IN_DOUBT : StoreFailure.PERMANENT;
     }
 
+    /**
+     * The in-memory store's queue, reads and announcements; its operations through the simulated network, a release
+     * passed on to the next local caller in one command (as on Redis), notices that may be lost or late, and the
+     * simulated failures told apart ({@link Refused} refused, {@link TimedOut} in doubt).
+     */
     @Override
-    public AsyncLockStore async() {
-        return network;
+    public StoreCapabilities capabilities() {
+        return backend.capabilities().toBuilder().async(network).passingOn(this).handOffs(this::awaitNotice)
+                .failures(SimulatedStore::classify).build();
     }
 
     @Override
-    public boolean passesOn() {
-        return true;
-    }
-
-    @Override
-    public HandOffNotices handOffs() {
-        return this::awaitNotice;
+    public PassOn passOn(String name, String token, long fencingToken, String next, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        boolean released = release(name, token, fencingToken);
+        return new PassOn(released, backend.tryAcquire(name, next, leaseMillis, queue, waiterTimeoutMillis));
     }
 
     private HandOffNotices.Subscription awaitNotice(String name, String token, Consumer<Grant> onGrant) {
-        return backend.handOffs().await(name, token, grant -> {
+        return backend.await(name, token, grant -> {
             if (random.nextDouble() < faults.lostNotice()) {
                 trace.add("notice lost: " + name);
                 return;
