@@ -20,9 +20,11 @@ final class Acquirer {
     private static final Logger log = LoggerFactory.getLogger(Acquirer.class);
 
     private final StoreLockRegistry registry;
+    private final Engine engine;
 
     Acquirer(StoreLockRegistry registry) {
         this.registry = registry;
+        this.engine = registry.engine();
     }
 
     /**
@@ -34,18 +36,18 @@ final class Acquirer {
      */
     boolean acquire(String name, Lease lease, String label, long waitNanos, boolean interruptible)
             throws InterruptedException {
-        registry.checkOpen(name);
+        engine.checkOpen(name);
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException("Interrupted before acquiring lock '" + name + "'");
         }
-        Hold current = registry.names().heldBy(name, Thread.currentThread());
+        Hold current = engine.names().heldBy(name, Thread.currentThread());
         if (current != null) {
-            registry.holds().requireHeld(current);
+            engine.holds().requireHeld(current);
             current.count++;
             return true;
         }
-        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(registry.runtime().calls());
-        Acquisition acquisition = new Acquisition(registry, registry.request(name, lease, label), waitNanos,
+        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(engine.runtime().calls());
+        Acquisition acquisition = new Acquisition(engine, engine.request(name, lease, label), waitNanos,
                 interruptible, false, steps);
         CompletableFuture<Hold> result = acquisition.start();
         steps.await(acquisition);
@@ -66,12 +68,12 @@ final class Acquirer {
      */
     boolean acquireAll(List<String> names, Lease lease, String label, long waitNanos, boolean interruptible)
             throws InterruptedException {
-        registry.checkOpen(names.toString());
+        engine.checkOpen(names.toString());
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException("Interrupted before acquiring lock " + names);
         }
-        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(registry.runtime().calls());
-        NamesAcquisition acquisition = new NamesAcquisition(registry, names, lease, label, waitNanos, interruptible,
+        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(engine.runtime().calls());
+        NamesAcquisition acquisition = new NamesAcquisition(engine, names, lease, label, waitNanos, interruptible,
                 Thread.currentThread(), steps);
         CompletableFuture<List<Hold>> result = acquisition.start();
         steps.await(acquisition);
@@ -87,7 +89,7 @@ final class Acquirer {
      * that another process's {@code inspect} never finds the lock held by nobody it can name.
      */
     private void awaitAnnounced() {
-        CompletableFuture<Void> announced = registry.announced();
+        CompletableFuture<Void> announced = engine.announced();
         if (!announced.isDone()) {
             StoreCalls.uninterrupted(announced::join);
         }
@@ -120,11 +122,11 @@ final class Acquirer {
      * Cancelling it withdraws the acquisition; a hold made meanwhile is released.
      */
     CompletableFuture<DetachedLock> acquireAsync(String name, Lease lease, String label, long waitNanos) {
-        if (registry.isClosed()) {
+        if (engine.isClosed()) {
             return closed("'" + name + "'");
         }
-        Acquisition acquisition = new Acquisition(registry, registry.request(name, lease, label), waitNanos, true,
-                true, new StepRunners.Serial(registry.runtime().steps()));
+        Acquisition acquisition = new Acquisition(engine, engine.request(name, lease, label), waitNanos, true,
+                true, new StepRunners.Serial(engine.runtime().steps()));
         return detached(acquisition.start(), acquisition::cancel, hold -> new StoreDetachedLock(registry, hold),
                 this::releaseInBackground);
     }
@@ -135,11 +137,11 @@ final class Acquirer {
      * acquisition and gives back what it took.
      */
     CompletableFuture<DetachedLock> acquireAllAsync(List<String> names, Lease lease, String label, long waitNanos) {
-        if (registry.isClosed()) {
+        if (engine.isClosed()) {
             return closed(names.toString());
         }
-        NamesAcquisition acquisition = new NamesAcquisition(registry, names, lease, label, waitNanos, true, null,
-                new StepRunners.Serial(registry.runtime().steps()));
+        NamesAcquisition acquisition = new NamesAcquisition(engine, names, lease, label, waitNanos, true, null,
+                new StepRunners.Serial(engine.runtime().steps()));
         return detached(acquisition.start(), acquisition::cancel,
                 holds -> new StoreDetachedNames(names.toString(), holds.stream()
                         .map(hold -> (DetachedLock) new StoreDetachedLock(registry, hold)).toList()),
@@ -176,16 +178,16 @@ final class Acquirer {
 
     /** {@code held}, once the registry is announced ({@link #awaitAnnounced}); answered on a step executor then. */
     private <T> CompletableFuture<T> afterAnnounced(T held) {
-        CompletableFuture<Void> announced = registry.announced();
+        CompletableFuture<Void> announced = engine.announced();
         if (held == null || announced.isDone()) {
             return CompletableFuture.completedFuture(held);
         }
-        return announced.thenApplyAsync(done -> held, registry.runtime()::afterAnswer);
+        return announced.thenApplyAsync(done -> held, engine.runtime()::afterAnswer);
     }
 
     /** A hold made for a caller that gave up meanwhile: released in the background. */
     private void releaseInBackground(Hold hold) {
-        registry.holds().releaseAsync(hold, 0).exceptionally(failure -> {
+        engine.holds().releaseAsync(hold, 0).exceptionally(failure -> {
             log.debug("Releasing lock '{}' for a caller that gave up failed", hold.name, failure);
             return null;
         });

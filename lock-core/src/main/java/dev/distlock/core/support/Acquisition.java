@@ -27,9 +27,10 @@ import java.util.concurrent.TimeUnit;
  * long as that reply took (at most the poll interval), so replies that keep coming late are never answered by a
  * stream of tries.
  */
-final class Acquisition extends StepMachine implements StepRunners.Awaited, NameGate.Caller {
+final class Acquisition extends StepMachine
+        implements StepRunners.Awaited, NameGate.Caller, Waiters.Waiter, HoldLifecycle.Acquired {
 
-    private final StoreLockRegistry registry;
+    private final Engine engine;
     /** How the store tells of hand-offs; {@code null} if it does not (its waiters poll). */
     private final HandOffNotices notices;
     private final LockRequest request;
@@ -62,21 +63,21 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
      * @param async whether commands are sent without blocking the step's thread (for non-blocking callers), their
      *        answers handled by later steps; else each is answered within its step
      */
-    Acquisition(StoreLockRegistry registry, LockRequest request, long waitNanos, boolean interruptible,
+    Acquisition(Engine engine, LockRequest request, long waitNanos, boolean interruptible,
             boolean async, Executor steps) {
         super(steps);
-        this.registry = registry;
-        this.notices = registry.notices();
+        this.engine = engine;
+        this.notices = engine.notices();
         this.request = request;
         this.name = request.name();
-        this.time = new WaitTimers(registry.runtime(), waitNanos);
+        this.time = new WaitTimers(engine.runtime(), waitNanos);
         this.waits = time.waits();
-        this.queues = waits && registry.queue() != null;
+        this.queues = waits && engine.queue() != null;
         this.async = async;
-        this.firstToken = registry.newToken();
-        this.gate = new GatePass(request.state().gate, this, registry.cleanup(), name);
-        this.events = new CallEvents(registry.listeners(), request, time);
-        this.failures = new TryFailures(name, registry.holds().failures(), registry.runtime(), interruptible, events);
+        this.firstToken = engine.newToken();
+        this.gate = new GatePass(request.state().gate, this, engine.cleanup(), name);
+        this.events = new CallEvents(engine.listeners(), request, time);
+        this.failures = new TryFailures(name, engine.holds().failures(), engine.runtime(), interruptible, events);
     }
 
     /** Starts the acquisition: the future completes with the new hold, or {@code null} if the wait ran out. */
@@ -106,16 +107,19 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
     }
 
     /** The registry closes: a waiting call withdraws. */
-    void wakeForClose() {
+    @Override
+    public void wakeForClose() {
         submit(() -> wakeIfSleeping(WaitEnd.POLL));
     }
 
-    Duration waited() {
+    @Override
+    public Duration waited() {
         return time.waited();
     }
 
     /** How the wait ended: what let the try that got the lock happen. */
-    WaitEnd waitEnd() {
+    @Override
+    public WaitEnd waitEnd() {
         return waitEnd;
     }
 
@@ -153,7 +157,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
             gate.abandonUnused(passed);
             throw closed;
         }
-        Attempt current = new Attempt(registry, request, firstToken, waits ? this::noticeArrived : null, async);
+        Attempt current = new Attempt(engine, request, firstToken, waits ? this::noticeArrived : null, async);
         attempt = current;
         current.sending();
         // it hears notices only from now on: should the try have queued it, a hand-off since would go unheard, so a
@@ -170,20 +174,20 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
 
     private void newAttempt() throws InterruptedException {
         admit();
-        String token = restarted ? registry.newToken() : firstToken;
+        String token = restarted ? engine.newToken() : firstToken;
         if (restarted) {
             waitEnd = WaitEnd.POLL;
         }
-        attempt = new Attempt(registry, request, token, waits ? this::noticeArrived : null, async);
+        attempt = new Attempt(engine, request, token, waits ? this::noticeArrived : null, async);
         tryStore(queues);
     }
 
     /** A waiting call counts among the registry's waiters (or finds it closed); a single try checks it is open. */
     private void admit() {
         if (waits) {
-            registry.waiters().admit(this, registry, name);
+            engine.waiters().admit(this, name);
         } else {
-            registry.checkOpen(name);
+            engine.checkOpen(name);
         }
     }
 
@@ -231,7 +235,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
                 && remainingNanos() > 0) {
             // a hand-off before the registry hears them would go unnoticed until the next poll: ask again once they
             // are heard, or after a poll interval
-            sleep(Math.min(remainingNanos(), TimeUnit.MILLISECONDS.toNanos(registry.maxPollMillis())), WaitEnd.POLL);
+            sleep(Math.min(remainingNanos(), TimeUnit.MILLISECONDS.toNanos(engine.maxPollMillis())), WaitEnd.POLL);
             notices.listen().whenComplete((heard, error) -> submit(() -> wakeIfSleeping(WaitEnd.POLL)));
             return;
         }
@@ -239,7 +243,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
             Hold hold = attempt.acquired();
             if (hold == null && remainingNanos() > 0) {
                 // the answer came too late to count: its token is given up, and a new one tries after a pause
-                startOver(HoldClock.lateReplyPauseNanos(attempt.lastReplyNanos(), registry.maxPollMillis()));
+                startOver(HoldClock.lateReplyPauseNanos(attempt.lastReplyNanos(), engine.maxPollMillis()));
                 return;
             }
             finish(hold, null);
@@ -249,8 +253,8 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
             finish(null, null);
             return;
         }
-        registry.queued();
-        if (registry.isClosed()) {
+        engine.queued();
+        if (engine.isClosed()) {
             withdraw();
             return;
         }
@@ -264,12 +268,12 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
                 return;
             }
             Attempt current = attempt;
-            long sent = registry.runtime().nanoTime();
+            long sent = engine.runtime().nanoTime();
             afterReply(current.leave(), (left, failure) -> finish(current.left(sent, left, failure), null));
             return;
         }
         armDeadline();
-        long pause = HoldClock.pollPauseNanos(registry.runtime().random(), registry.maxPollMillis(),
+        long pause = HoldClock.pollPauseNanos(engine.runtime().random(), engine.maxPollMillis(),
                 answer.holderLeaseMillis());
         sleep(Math.min(remaining, pause),
                 HoldClock.pausesUntilLeaseEnd(pause, answer.holderLeaseMillis()) ? WaitEnd.LEASE_END : WaitEnd.POLL);
@@ -300,7 +304,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
             finish(handedOver, null);
             return;
         }
-        if (!registry.isClosed() && remainingNanos() > 0) {
+        if (!engine.isClosed() && remainingNanos() > 0) {
             tryStore(queues);
         } else {
             handle(attempt.last());
@@ -354,7 +358,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
         }
         endAttempt(late || inFlight);
         gate.ended(hold != null);
-        events.ended(() -> registry.settle(this, request, hold), hold, error);
+        events.ended(() -> engine.settle(request, hold, this), hold, error);
         complete(hold, error);
     }
 
@@ -363,7 +367,7 @@ final class Acquisition extends StepMachine implements StepRunners.Awaited, Name
         time.wake();
         if (attempt != null) {
             if (waits) {
-                registry.waiters().remove(this);
+                engine.waiters().remove(this);
             }
             attempt.close(late);
             attempt = null;

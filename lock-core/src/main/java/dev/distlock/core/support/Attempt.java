@@ -19,7 +19,7 @@ final class Attempt implements Consumer<Grant> {
     /** What giving up answers on a store without a queue: nothing was handed over to a token that never queued. */
     private static final AcquireResult NOT_HANDED_OVER = AcquireResult.busy(-1, 0);
 
-    private final StoreLockRegistry registry;
+    private final Engine engine;
     /** How the store tells of hand-offs; {@code null} if it does not. */
     private final HandOffNotices notices;
     /** How it gives up: by leaving the store's queue, or (a store without one) by abandoning what a try left. */
@@ -52,11 +52,11 @@ final class Attempt implements Consumer<Grant> {
      * @param async whether the commands are sent without waiting (a non-blocking caller), or answered on the
      *        calling thread
      */
-    Attempt(StoreLockRegistry registry, LockRequest request, String token, Runnable onNotice, boolean async) {
-        this.registry = registry;
-        this.notices = registry.notices();
-        this.queue = registry.queue();
-        this.sends = async ? registry.sends() : registry.callerSends();
+    Attempt(Engine engine, LockRequest request, String token, Runnable onNotice, boolean async) {
+        this.engine = engine;
+        this.notices = engine.notices();
+        this.queue = engine.queue();
+        this.sends = async ? engine.sends() : engine.callerSends();
         this.request = request;
         this.token = token;
         this.onNotice = onNotice;
@@ -72,7 +72,7 @@ final class Attempt implements Consumer<Grant> {
     /** A try is about to go out: from now on the token may hold something. Returns the moment it is sent. */
     long sending() {
         mayHoldSomething = true;
-        return registry.runtime().nanoTime();
+        return engine.runtime().nanoTime();
     }
 
     /**
@@ -82,13 +82,13 @@ final class Attempt implements Consumer<Grant> {
      * @param queue whether the token queues (or refreshes its entry) if the lock is busy
      */
     CompletionStage<AcquireResult> send(boolean queue) {
-        return sends.tryAcquire(request.name(), token, request.leaseMillis(), queue, registry.waiterTimeoutMillis());
+        return sends.tryAcquire(request.name(), token, request.leaseMillis(), queue, engine.waiterTimeoutMillis());
     }
 
     /** The answer to a try sent at {@code sentNanos}, recorded. */
     AcquireResult received(long sentNanos, AcquireResult answer, boolean queue) {
         lastSentNanos = sentNanos;
-        answeredNanos = registry.runtime().nanoTime();
+        answeredNanos = engine.runtime().nanoTime();
         lastServerMillis = answer.serverTimeMillis();
         last = answer;
         answers++;
@@ -183,7 +183,7 @@ final class Attempt implements Consumer<Grant> {
         }
         long validUntil = HoldClock.noticeValidUntil(lastSentNanos, notice.serverTimeMillis() - lastServerMillis,
                 notice.leaseMillis());
-        long now = registry.runtime().nanoTime();
+        long now = engine.runtime().nanoTime();
         if (!HoldClock.trustsNotice(validUntil, notice.leaseMillis(), now)) {
             return null;
         }
@@ -210,13 +210,13 @@ final class Attempt implements Consumer<Grant> {
             return;
         }
         if (outcomeUnknown || late) {
-            registry.cleanup().abandon(request.name(), token, request.leaseMillis(), outcomeUnknown);
+            engine.cleanup().abandon(request.name(), token, request.leaseMillis(), outcomeUnknown);
             return;
         }
         // sent now, ahead of this registry's next command on the name; if it fails, the clean-up takes over
         StoreCalls.uninterrupted(() -> sends.abandon(request.name(), token)).whenComplete((done, failure) -> {
             if (failure != null) {
-                registry.cleanup().abandon(request.name(), token, request.leaseMillis(), true);
+                engine.cleanup().abandon(request.name(), token, request.leaseMillis(), true);
             }
         });
     }
@@ -228,7 +228,7 @@ final class Attempt implements Consumer<Grant> {
     private Hold counted(long fencingToken, long sentNanos) {
         long lease = request.leaseMillis();
         long validUntil = HoldClock.validUntil(sentNanos, lease);
-        if (!HoldClock.validEnough(validUntil, lease, registry.runtime().nanoTime())) {
+        if (!HoldClock.validEnough(validUntil, lease, engine.runtime().nanoTime())) {
             return null;
         }
         mayHoldSomething = false;

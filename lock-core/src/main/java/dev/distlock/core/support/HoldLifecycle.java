@@ -3,6 +3,7 @@ package dev.distlock.core.support;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockLostException;
+import dev.distlock.core.WaitEnd;
 import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.FailureClassifier;
 import dev.distlock.core.spi.StoreCapabilities;
@@ -82,8 +83,16 @@ final class HoldLifecycle {
         return sends;
     }
 
+    /** How the acquisition that made a hold went: how long it waited, and what let its try happen. */
+    interface Acquired {
+
+        Duration waited();
+
+        WaitEnd waitEnd();
+    }
+
     /** A new hold, made by {@code acquisition}: listeners hear of it before the watchdog can report it lost. */
-    void start(Hold hold, Acquisition acquisition) {
+    void start(Hold hold, Acquired acquisition) {
         hold.waitEnd = acquisition.waitEnd();
         hold.state.add(hold);
         if (listeners.any()) {

@@ -10,8 +10,8 @@ import java.util.concurrent.CompletionStage;
  * first try with it, in one store call ({@link dev.distlock.core.spi.PassingOn}, where the store offers it): a local
  * hand-off in one round trip instead of two. The caller is let in only once the call was answered and the releasing
  * hold's end was dealt with, so the release is heard before the next acquisition; it finds the answer to its try
- * waiting ({@link NameGate.PassedTry}). If the call failed, the failure is the releaser's (its interrupt, a cancellation, its
- * client's error): the next caller only finds its try unanswered, and starts over with a new token.
+ * waiting ({@link NameGate.PassedTry}). If the call failed, the failure is the releaser's (its interrupt, a
+ * cancellation, its client's error): the next caller only finds its try unanswered, and starts over with a new token.
  */
 final class LocalHandOff {
 

@@ -22,7 +22,7 @@ final class NamesAcquisition implements StepRunners.Awaited {
 
     private static final Logger log = LoggerFactory.getLogger(NamesAcquisition.class);
 
-    private final StoreLockRegistry registry;
+    private final Engine engine;
     private final List<String> names;
     private final Lease lease;
     private final String label;
@@ -47,13 +47,13 @@ final class NamesAcquisition implements StepRunners.Awaited {
      * @param waitNanos how long to wait for all of them; 0 for one try each, {@link Long#MAX_VALUE} for no limit
      * @param owner the blocking caller's thread, or {@code null}
      */
-    NamesAcquisition(StoreLockRegistry registry, List<String> names, Lease lease, String label, long waitNanos,
+    NamesAcquisition(Engine engine, List<String> names, Lease lease, String label, long waitNanos,
             boolean interruptible, Thread owner, Executor steps) {
-        this.registry = registry;
+        this.engine = engine;
         this.names = names;
         this.lease = lease;
         this.label = label;
-        this.startNanos = registry.runtime().nanoTime();
+        this.startNanos = engine.runtime().nanoTime();
         this.waitNanos = Math.max(0, waitNanos);
         this.interruptible = interruptible;
         this.owner = owner;
@@ -113,10 +113,10 @@ final class NamesAcquisition implements StepRunners.Awaited {
         }
         int index = next++;
         String name = names.get(index);
-        Hold own = owner != null ? registry.names().heldBy(name, owner) : null;
+        Hold own = owner != null ? engine.names().heldBy(name, owner) : null;
         if (own != null) {
             try {
-                registry.holds().requireHeld(own);
+                engine.holds().requireHeld(own);
             } catch (RuntimeException lost) {
                 end(lost);
                 return;
@@ -127,7 +127,7 @@ final class NamesAcquisition implements StepRunners.Awaited {
             takeNext();
             return;
         }
-        Acquisition taking = new Acquisition(registry, registry.request(name, lease, label), remainingNanos(),
+        Acquisition taking = new Acquisition(engine, engine.request(name, lease, label), remainingNanos(),
                 interruptible, owner == null, steps);
         current = taking;
         taking.start().whenComplete((hold, failure) -> {
@@ -148,7 +148,7 @@ final class NamesAcquisition implements StepRunners.Awaited {
      * may run out while a later name is waited for.
      */
     private boolean allStillCount() {
-        long now = registry.runtime().nanoTime();
+        long now = engine.runtime().nanoTime();
         for (Hold hold : holds) {
             if (!hold.isActive() || !hold.stillCounts(now)) {
                 return false;
@@ -180,7 +180,7 @@ final class NamesAcquisition implements StepRunners.Awaited {
         if (waitNanos == Long.MAX_VALUE) {
             return Long.MAX_VALUE;
         }
-        return Math.max(0, waitNanos - (registry.runtime().nanoTime() - startNanos));
+        return Math.max(0, waitNanos - (engine.runtime().nanoTime() - startNanos));
     }
 
     /** Ends without the names: gives back what this call took, then answers {@code null} or {@code failure}. */
@@ -222,7 +222,7 @@ final class NamesAcquisition implements StepRunners.Awaited {
 
     /** Releases a hold of this call in the background; the registry reports a failure, logged here at DEBUG. */
     private void release(Hold hold) {
-        registry.holds().releaseAsync(hold, 0).exceptionally(failure -> {
+        engine.holds().releaseAsync(hold, 0).exceptionally(failure -> {
             log.debug("Giving back lock '{}' after its set was not acquired failed", hold.name, failure);
             return null;
         });

@@ -11,11 +11,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class StoreDetachedLock implements DetachedLock {
 
     private final StoreLockRegistry registry;
+    private final Engine engine;
     private final Hold hold;
     private final AtomicBoolean released = new AtomicBoolean();
 
     StoreDetachedLock(StoreLockRegistry registry, Hold hold) {
         this.registry = registry;
+        this.engine = registry.engine();
         this.hold = hold;
     }
 
@@ -50,12 +52,12 @@ final class StoreDetachedLock implements DetachedLock {
         if (!released.compareAndSet(false, true)) {
             throw releasedAlready();
         }
-        registry.holds().release(hold, delayMillis);
+        engine.holds().release(hold, delayMillis);
     }
 
     @Override
     public void extend(Duration lease) {
-        StoreSends.await(() -> extend(lease, registry.blocking()));
+        StoreSends.await(() -> extend(lease, engine.holds().blocking()));
     }
 
     @Override
@@ -63,7 +65,7 @@ final class StoreDetachedLock implements DetachedLock {
         if (!released.compareAndSet(false, true)) {
             return CompletableFuture.failedFuture(releasedAlready());
         }
-        return registry.holds().releaseAsync(hold, 0);
+        return engine.holds().releaseAsync(hold, 0);
     }
 
     @Override
@@ -75,47 +77,47 @@ final class StoreDetachedLock implements DetachedLock {
         if (!released.compareAndSet(false, true)) {
             return CompletableFuture.failedFuture(releasedAlready());
         }
-        return registry.holds().releaseAsync(hold, delayMillis);
+        return engine.holds().releaseAsync(hold, delayMillis);
     }
 
     @Override
     public CompletionStage<Void> extendAsync(Duration lease) {
-        return extend(lease, registry.nonBlocking());
+        return extend(lease, engine.holds().nonBlocking());
     }
 
     private CompletionStage<Void> extend(Duration lease, StoreSends via) {
         return released.get() ? CompletableFuture.failedFuture(releasedAlready())
-                : registry.leases().extend(hold, lease, via);
+                : engine.leases().extend(hold, lease, via);
     }
 
     @Override
     public Duration remainingLease() {
-        return StoreSends.await(() -> remainingLease(registry.blocking()));
+        return StoreSends.await(() -> remainingLease(engine.holds().blocking()));
     }
 
     @Override
     public CompletionStage<Duration> remainingLeaseAsync() {
-        return remainingLease(registry.nonBlocking());
+        return remainingLease(engine.holds().nonBlocking());
     }
 
     private CompletionStage<Duration> remainingLease(StoreSends via) {
         return released.get() ? CompletableFuture.failedFuture(releasedAlready())
-                : registry.leases().remainingLease(hold, via);
+                : engine.leases().remainingLease(hold, via);
     }
 
     @Override
     public void verifyHeld() {
-        StoreSends.await(() -> verifyHeld(registry.blocking()));
+        StoreSends.await(() -> verifyHeld(engine.holds().blocking()));
     }
 
     @Override
     public CompletionStage<Void> verifyHeldAsync() {
-        return verifyHeld(registry.nonBlocking());
+        return verifyHeld(engine.holds().nonBlocking());
     }
 
     private CompletionStage<Void> verifyHeld(StoreSends via) {
         return released.get() ? CompletableFuture.failedFuture(releasedAlready())
-                : registry.leases().verify(hold, via);
+                : engine.leases().verify(hold, via);
     }
 
     @Override

@@ -12,12 +12,14 @@ import java.util.concurrent.CompletionStage;
 final class StoreLock implements FencedLock {
 
     private final StoreLockRegistry registry;
+    private final Engine engine;
     private final String name;
     private final Lease lease;
     private final String label;
 
     StoreLock(StoreLockRegistry registry, String name, Lease lease, String label) {
         this.registry = registry;
+        this.engine = registry.engine();
         this.name = name;
         this.lease = lease;
         this.label = label;
@@ -76,13 +78,13 @@ final class StoreLock implements FencedLock {
         long delayMillis = delayMillis(name, delay);
         Hold hold = registry.ownHold(name);
         if (--hold.count == 0) {
-            registry.holds().release(hold, delayMillis);
+            engine.holds().release(hold, delayMillis);
         }
     }
 
     @Override
     public boolean isLocked() {
-        return registry.isLocked(name);
+        return engine.isLocked(name);
     }
 
     @Override
@@ -110,19 +112,19 @@ final class StoreLock implements FencedLock {
     @Override
     public void extend(Duration newLease) {
         Hold hold = registry.ownHold(name);
-        StoreSends.await(() -> registry.leases().extend(hold, newLease, registry.blocking()));
+        StoreSends.await(() -> engine.leases().extend(hold, newLease, engine.holds().blocking()));
     }
 
     @Override
     public Duration remainingLease() {
         Hold hold = registry.ownHold(name);
-        return StoreSends.await(() -> registry.leases().remainingLease(hold, registry.blocking()));
+        return StoreSends.await(() -> engine.leases().remainingLease(hold, engine.holds().blocking()));
     }
 
     @Override
     public void verifyHeld() {
         Hold hold = registry.ownHold(name);
-        StoreSends.await(() -> registry.leases().verify(hold, registry.blocking()));
+        StoreSends.await(() -> engine.leases().verify(hold, engine.holds().blocking()));
     }
 
     @Override

@@ -10,29 +10,34 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Waiters {
 
-    private final Set<Acquisition> waiting = ConcurrentHashMap.newKeySet();
+    /** A call that may wait in the store's queue. */
+    interface Waiter {
+
+        /** The registry closes: the call withdraws. */
+        void wakeForClose();
+    }
+
+    private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
     /** Completed once closing began and every waiter left. */
     private final CompletableFuture<Void> allLeft = new CompletableFuture<>();
 
     /**
-     * Counts {@code waiter}, then checks that {@code registry} is open: a close() from now on waits for the call to
-     * withdraw, and one before it is seen here (a close between the check and the count would end the pools under
-     * its try).
+     * Counts {@code waiter} for {@code name}, then checks that closing has not begun: a close from now on waits for
+     * the call to withdraw, and one before it is seen here (a close between the check and the count would end the
+     * pools under its try).
      *
-     * @throws IllegalStateException if the registry is closed (the waiter is not counted then)
+     * @throws IllegalStateException if the registry is closing (the waiter is not counted then)
      */
-    void admit(Acquisition waiter, StoreLockRegistry registry, String name) {
+    void admit(Waiter waiter, String name) {
         waiting.add(waiter);
-        try {
-            registry.checkOpen(name);
-        } catch (IllegalStateException closed) {
+        if (closing) {
             remove(waiter);
-            throw closed;
+            throw new IllegalStateException("Lock '" + name + "' cannot be acquired: its registry is closed");
         }
     }
 
-    void remove(Acquisition waiter) {
+    void remove(Waiter waiter) {
         waiting.remove(waiter);
         if (closing && waiting.isEmpty()) {
             allLeft.complete(null);
@@ -42,7 +47,7 @@ final class Waiters {
     /** Wakes every waiter to withdraw: the future completes once all have left. */
     CompletableFuture<Void> withdrawAll() {
         closing = true;
-        waiting.forEach(Acquisition::wakeForClose);
+        waiting.forEach(Waiter::wakeForClose);
         if (waiting.isEmpty()) {
             allLeft.complete(null);
         }

@@ -27,9 +27,9 @@ class AttemptCleanUpTest {
     private final FaultyStore store = new FaultyStore();
     private final EngineFixtures.TestRegistry registry = EngineFixtures.registry(store,
             EngineFixtures.settings().runtime(clock));
-    private final LockRequest request = registry.request("n", Lease.renewed(Duration.ofSeconds(30)), null);
+    private final LockRequest request = registry.engine().request("n", Lease.renewed(Duration.ofSeconds(30)), null);
     private final AtomicInteger notices = new AtomicInteger();
-    private final Attempt attempt = new Attempt(registry, request, "t", notices::incrementAndGet, true);
+    private final Attempt attempt = new Attempt(registry.engine(), request, "t", notices::incrementAndGet, true);
     private final long start = clock.nanoTime();
     private final List<Long> abandonedAtMillis = new ArrayList<>();
     private long seen;
@@ -151,7 +151,7 @@ class AttemptCleanUpTest {
         runFor(2_000);
         assertThat(abandonedAtMillis).isEmpty();
 
-        Attempt failed = new Attempt(registry, request, "t", () -> { }, true);
+        Attempt failed = new Attempt(registry.engine(), request, "t", () -> { }, true);
         failed.sending();
         failed.withdrawn(new IllegalStateException("no answer"));
         failed.close(false);
@@ -183,7 +183,7 @@ class AttemptCleanUpTest {
         clock.runPending();
         assertThat(sent.toCompletableFuture()).isCompletedWithValueMatching(AcquireResult::acquired);
 
-        Attempt blocking = new Attempt(registry, request, "b", null, false);
+        Attempt blocking = new Attempt(registry.engine(), request, "b", null, false);
         assertThat(blocking.send(false).toCompletableFuture()).as("answered on return").isDone();
     }
 
