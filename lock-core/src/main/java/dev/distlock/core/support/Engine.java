@@ -14,8 +14,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * One registry's engine, wired once when the registry is built: its store (the operations and what the store
  * offers, read once), time and threads, names in use, holds, waiting calls, listeners, presence and closing. An
- * acquisition is made with it and hands its caller the hold it made; nothing here finds a hold again by name and
- * thread. It knows nothing of the registry's handles (the façade above it).
+ * acquisition is made with it and hands its caller the hold it made. It knows nothing of the registry and its
+ * handles, the façade above it.
  */
 final class Engine {
 
