@@ -11,7 +11,6 @@ import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.StoreCapabilities;
 import dev.distlock.core.spi.WaitQueue;
 import dev.distlock.memory.GrantNotices.Notice;
-import dev.distlock.memory.WaiterQueues.Waiter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,21 +30,16 @@ import java.util.function.Function;
  * <p>{@link #delete(String)} and {@link #overwrite(String, String)} stand for someone else changing the
  * backend, for tests of lock loss.
  *
- * <p>The state lives in helpers touched only under this store's monitor; hand-offs are decided under it and
- * told by {@link GrantNotices} once it is let go.
+ * <p>The locks and their rules live in a {@link LockTable} touched only under this store's monitor; hand-offs are
+ * decided under it and told by {@link GrantNotices} once it is let go.
  */
 public final class InMemoryLockStore
         implements LockStore, WaitQueue, FenceRaising, LockReads, ForcedRelease, HandOffNotices {
 
-    private static final int SWEEP_EVERY = 1024;
-
     private final Clock clock;
-    private final Holds holds;
-    private final ReleaseTraces released;
-    private final WaiterQueues queues = new WaiterQueues();
+    private final LockTable table;
     private final GrantNotices notices = new GrantNotices();
     private final StoreCapabilities capabilities;
-    private int acquisitionsSinceSweep;
 
     /** A store on the system clock whose fencing token counts live an hour after their last use. */
     public InMemoryLockStore() {
@@ -55,9 +49,7 @@ public final class InMemoryLockStore
     /** A store whose leases expire by {@code clock}. */
     public InMemoryLockStore(Clock clock, Duration fenceRetention) {
         this.clock = Objects.requireNonNull(clock, "clock");
-        long fenceRetentionMillis = Objects.requireNonNull(fenceRetention, "fenceRetention").toMillis();
-        this.holds = new Holds(new FencingTokens(fenceRetentionMillis));
-        this.released = new ReleaseTraces(fenceRetentionMillis);
+        this.table = new LockTable(this.clock, Objects.requireNonNull(fenceRetention, "fenceRetention").toMillis());
         this.capabilities = StoreCapabilities.builder().queue(this).handOffs(this).fenceRaising(this).reads(this)
                 .forcedRelease(this).announcements(new AnnouncedRegistries(this.clock)).build();
     }
@@ -65,62 +57,23 @@ public final class InMemoryLockStore
     @Override
     public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
-        return handingOff(pending -> {
-            long now = clock.millis();
-            Held current = holds.live(name, now);
-            if (current == null) {
-                // a freed lock goes on with its life; one whose hold ran out or was deleted starts a new one
-                Held freed = released.take(name, now);
-                Long origin = freed != null ? freed.origin() : null;
-                Waiter head = queues.firstLiveWaiter(name, now);
-                if (head != null && !head.token().equals(token)) {
-                    // a lease ran out with waiters queued: the lock goes to the first of them, not to a newcomer
-                    Held granted = handOver(name, head, now, origin, pending);
-                    if (queue) {
-                        queues.enqueue(name, token, leaseMillis, waiterTimeoutMillis, now);
-                    }
-                    return AcquireResult.busy(granted.expiresAt() - now, now);
-                }
-                queues.leave(name, token);
-                sweepNowAndThen(now);
-                return AcquireResult.acquired(holds.grant(name, token, leaseMillis, now, origin).fencingToken(), now);
-            } else if (current.token().equals(token)) {
-                // handed to this token, or a repeated try: the hold is the caller's, with its full lease
-                queues.leave(name, token);
-                holds.put(name, current.withExpiry(now + leaseMillis));
-                return AcquireResult.acquired(current.fencingToken(), now);
-            } else {
-                if (queue) {
-                    queues.enqueue(name, token, leaseMillis, waiterTimeoutMillis, now);
-                }
-                return AcquireResult.busy(current.leaseLeft(now), now);
-            }
-        });
+        return handingOff(
+                pending -> table.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis, pending));
     }
 
     @Override
     public synchronized AcquireResult leaveQueue(String name, String token, long leaseMillis) {
-        long now = clock.millis();
-        queues.leave(name, token);
-        Held current = holds.heldBy(name, token, now);
-        if (current != null) {
-            holds.put(name, current.withExpiry(now + leaseMillis));
-            return AcquireResult.acquired(current.fencingToken(), now);
-        }
-        return AcquireResult.busy(-1, now);
+        return table.leaveQueue(name, token, leaseMillis);
     }
 
     @Override
     public boolean release(String name, String token, long fencingToken) {
-        return handingOff(pending -> releaseHeld(name, token, fencingToken, pending));
+        return handingOff(pending -> table.releaseHeld(name, token, fencingToken, pending));
     }
 
     @Override
     public void abandon(String name, String token) {
-        handingOff(pending -> {
-            queues.leave(name, token);
-            return releaseHeld(name, token, null, pending);
-        });
+        handingOff(pending -> table.abandon(name, token, pending));
     }
 
     @Override
@@ -134,12 +87,12 @@ public final class InMemoryLockStore
     }
 
     private synchronized boolean setLease(String name, String token, long leaseMillis, boolean onlyLonger) {
-        return holds.setLease(name, token, leaseMillis, onlyLonger, clock.millis());
+        return table.setLease(name, token, leaseMillis, onlyLonger);
     }
 
     @Override
     public synchronized boolean raiseFence(String name, String token, long fencingToken) {
-        return holds.raiseFence(name, token, fencingToken, clock.millis());
+        return table.raiseFence(name, token, fencingToken);
     }
 
     /**
@@ -148,45 +101,22 @@ public final class InMemoryLockStore
      */
     @Override
     public boolean forceRelease(String name, long fencingToken) {
-        return handingOff(pending -> {
-            long now = clock.millis();
-            Held current = holds.live(name, now);
-            if (current == null || fencingToken <= 0 || current.fencingToken() != fencingToken) {
-                return false;
-            }
-            holds.remove(name);
-            released.forget(name);
-            Waiter head = queues.firstLiveWaiter(name, now);
-            if (head != null) {
-                handOver(name, head, now, null, pending);
-            }
-            return true;
-        });
+        return handingOff(pending -> table.forceRelease(name, fencingToken, pending));
     }
 
     @Override
     public synchronized long remainingLeaseMillis(String name, String token) {
-        long now = clock.millis();
-        Held current = holds.heldBy(name, token, now);
-        return current == null ? -1 : current.leaseLeft(now);
+        return table.remainingLeaseMillis(name, token);
     }
 
     @Override
     public synchronized boolean isLocked(String name) {
-        return holds.live(name, clock.millis()) != null;
+        return table.isLocked(name);
     }
 
     @Override
     public synchronized LockSnapshot inspect(String name) {
-        long now = clock.millis();
-        Held current = holds.live(name, now);
-        int waiting = waitersQueued(name);
-        List<String> waiters = waiting == 0 ? List.of()
-                : queues.liveTokens(name, now, LockSnapshot.MAX_WAITER_TOKENS);
-        if (current == null) {
-            return new LockSnapshot(null, 0, 0, waiting, waiters);
-        }
-        return new LockSnapshot(current.token(), current.fencingToken(), current.leaseLeft(now), waiting, waiters);
+        return table.inspect(name);
     }
 
     /**
@@ -210,24 +140,22 @@ public final class InMemoryLockStore
 
     /** Deletes the lock as an outsider would (a test of lock loss). Nobody is told; waiters find out by polling. */
     public synchronized void delete(String name) {
-        holds.remove(name);
-        released.forget(name);
+        table.delete(name);
     }
 
     /** Replaces the lock's owner by {@code token}, without expiry, as an outsider would. */
     public synchronized void overwrite(String name, String token) {
-        holds.put(name, new Held(token, Long.MAX_VALUE, 0, 0));
+        table.overwrite(name, token);
     }
 
     /** How many acquisitions wait in the queue for {@code name} (with live entries), for tests. */
     public synchronized int waitersQueued(String name) {
-        // the clock is read only if there is a queue, as before the queues had a class of their own
-        return queues.hasQueue(name) ? queues.liveWaiters(name, clock.millis()) : 0;
+        return table.waitersQueued(name);
     }
 
     /** Names held now, for tests. */
     public synchronized List<String> heldNames() {
-        return holds.liveNames(clock.millis());
+        return table.heldNames();
     }
 
     /**
@@ -242,50 +170,5 @@ public final class InMemoryLockStore
         }
         notices.deliver(pending);
         return result;
-    }
-
-    /**
-     * Releases the hold of {@code token}, handing it to the first live waiter or freeing it. A release run again after
-     * it took effect reports success again, whoever holds the lock since, as long as the name's life goes on: its
-     * hold's {@code fence} (unknown to a clean-up: {@code null}) was issued in it, and every hold of a life ends by
-     * its owner's release (one that ran out, or was deleted, ended the life).
-     */
-    private boolean releaseHeld(String name, String token, Long fence, List<Notice> pending) {
-        long now = clock.millis();
-        Held current = holds.live(name, now);
-        if (current == null || !current.token().equals(token)) {
-            return fence != null && (current != null ? current.sameLifeUpTo(fence)
-                    : released.releasedInLife(name, fence, now));
-        }
-        holds.remove(name);
-        Waiter head = queues.firstLiveWaiter(name, now);
-        if (head != null) {
-            handOver(name, head, now, current.origin(), pending);
-        } else {
-            released.remember(name, current, now);
-        }
-        return true;
-    }
-
-    /**
-     * Gives the lock to {@code waiter} with the next fencing token and its claim lease, in the life that began with
-     * {@code origin} (a new one if {@code null}), and tells it.
-     */
-    private Held handOver(String name, Waiter waiter, long now, Long origin, List<Notice> pending) {
-        long claim = Math.min(waiter.leaseMillis(), waiter.timeoutMillis());
-        Held granted = holds.grant(name, waiter.token(), claim, now, origin);
-        pending.add(new Notice(waiter.token(), new Grant(granted.fencingToken(), now, claim)));
-        return granted;
-    }
-
-    /** Drops expired entries now and then, so names used once do not stay in memory. */
-    private void sweepNowAndThen(long now) {
-        if (++acquisitionsSinceSweep < SWEEP_EVERY) {
-            return;
-        }
-        acquisitionsSinceSweep = 0;
-        holds.sweep(now);
-        released.sweep(now);
-        queues.sweep(now);
     }
 }
