@@ -1,5 +1,6 @@
 package dev.distlock.redlock;
 
+import dev.distlock.core.engine.hold.HoldClock;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.Announcements;
 import dev.distlock.core.spi.ForcedRelease;
@@ -8,7 +9,6 @@ import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.StoreCapabilities;
 import dev.distlock.core.spi.StoreFailure;
-import dev.distlock.core.support.HoldClock;
 import dev.distlock.redlock.Answers.Answer;
 import java.time.Duration;
 import java.util.ArrayList;

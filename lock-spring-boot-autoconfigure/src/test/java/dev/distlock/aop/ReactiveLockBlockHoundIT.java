@@ -66,7 +66,7 @@ class ReactiveLockBlockHoundIT {
                 // a hold that ends takes its watchdog task out of the JDK timer's queue, whose lock is held for a few
                 // heap operations only: the same brief lock as Reactor's own SchedulerTask.dispose, which Reactor's
                 // integration allows (caught once on a loaded CI machine, releasing on a parallel thread)
-                .allowBlockingCallsInside("dev.distlock.core.support.TrustedLease", "cancelNextLook")
+                .allowBlockingCallsInside("dev.distlock.core.engine.hold.TrustedLease", "cancelNextLook")
                 .blockingMethodCallback(method -> blocked.add(Thread.currentThread().getName() + " called " + method
                         + " at\n" + where())));
     }

@@ -21,11 +21,13 @@ import org.springframework.asm.Opcodes;
  * dependencies need not be present): every type reachable from outside (public, and nested only in public types) with
  * its modifiers, supertypes and generic signature, and its public and protected (unless the type is final)
  * constructors, methods and fields with their descriptors and generic signatures. Two jars whose lines are equal
- * offer callers the same API.
+ * offer callers the same API. The engine's packages ({@value #INTERNAL}) are internal: public only so that its parts
+ * can use each other, with no promise to callers, so they are not part of it.
  */
 final class ApiSignature {
 
     private static final int ASM = Opcodes.ASM9;
+    private static final String INTERNAL = "dev/distlock/core/engine/";
 
     private ApiSignature() {
     }
@@ -37,7 +39,7 @@ final class ApiSignature {
             for (ZipEntry entry : zip.stream().toList()) {
                 String name = entry.getName();
                 if (name.endsWith(".class") && !name.endsWith("module-info.class")
-                        && !name.endsWith("package-info.class")) {
+                        && !name.endsWith("package-info.class") && !name.startsWith(INTERNAL)) {
                     try (InputStream in = zip.getInputStream(entry)) {
                         TypeInfo type = new TypeInfo();
                         new ClassReader(in).accept(type, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG);

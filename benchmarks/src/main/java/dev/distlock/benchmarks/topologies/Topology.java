@@ -1,9 +1,9 @@
 package dev.distlock.benchmarks.topologies;
 
 import dev.distlock.benchmarks.contenders.Contender;
+import dev.distlock.benchmarks.contenders.DistlockContender;
 import dev.distlock.benchmarks.contenders.LibraryVersion;
 import dev.distlock.benchmarks.contenders.LockClient;
-import dev.distlock.benchmarks.contenders.DistlockContender;
 import dev.distlock.benchmarks.contenders.RedisAddress;
 import dev.distlock.benchmarks.redis.RedisStats;
 import dev.distlock.core.support.StoreLockRegistry;

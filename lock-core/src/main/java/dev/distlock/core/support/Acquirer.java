@@ -2,6 +2,12 @@ package dev.distlock.core.support;
 
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.Lease;
+import dev.distlock.core.engine.Engine;
+import dev.distlock.core.engine.acquire.Acquisition;
+import dev.distlock.core.engine.acquire.NamesAcquisition;
+import dev.distlock.core.engine.hold.Hold;
+import dev.distlock.core.engine.runtime.StepRunners;
+import dev.distlock.core.engine.store.StoreCalls;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -43,7 +49,7 @@ final class Acquirer {
         Hold current = engine.names().heldBy(name, Thread.currentThread());
         if (current != null) {
             engine.holds().requireHeld(current);
-            current.count++;
+            current.reenter();
             return true;
         }
         StepRunners.CallerSteps steps = new StepRunners.CallerSteps(engine.runtime().calls());
@@ -55,7 +61,7 @@ final class Acquirer {
         if (hold == null) {
             return false;
         }
-        hold.owner = Thread.currentThread();
+        hold.ownBy(Thread.currentThread());
         awaitAnnounced();
         return true;
     }

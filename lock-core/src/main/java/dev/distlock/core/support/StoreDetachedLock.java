@@ -1,7 +1,10 @@
 package dev.distlock.core.support;
 
-import dev.distlock.core.WaitEnd;
 import dev.distlock.core.DetachedLock;
+import dev.distlock.core.WaitEnd;
+import dev.distlock.core.engine.Engine;
+import dev.distlock.core.engine.hold.Hold;
+import dev.distlock.core.engine.store.StoreSends;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -33,7 +36,7 @@ final class StoreDetachedLock implements DetachedLock {
 
     @Override
     public WaitEnd waitEnd() {
-        return hold.waitEnd;
+        return hold.waitEnd();
     }
 
     @Override

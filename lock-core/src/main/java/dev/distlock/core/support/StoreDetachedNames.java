@@ -1,7 +1,6 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.DetachedLock;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

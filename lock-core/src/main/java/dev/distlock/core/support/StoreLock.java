@@ -1,9 +1,12 @@
 package dev.distlock.core.support;
 
-import dev.distlock.core.WaitEnd;
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
+import dev.distlock.core.WaitEnd;
+import dev.distlock.core.engine.Engine;
+import dev.distlock.core.engine.hold.Hold;
+import dev.distlock.core.engine.store.StoreSends;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
@@ -77,7 +80,7 @@ final class StoreLock implements FencedLock {
     public void unlockAfter(Duration delay) {
         long delayMillis = delayMillis(name, delay);
         Hold hold = registry.ownHold(name);
-        if (--hold.count == 0) {
+        if (hold.leaveOnce() == 0) {
             engine.holds().release(hold, delayMillis);
         }
     }
@@ -96,7 +99,7 @@ final class StoreLock implements FencedLock {
     @Override
     public int holdCount() {
         Hold hold = registry.ownHoldOrNull(name);
-        return hold != null ? hold.count : 0;
+        return hold != null ? hold.count() : 0;
     }
 
     @Override
@@ -106,7 +109,7 @@ final class StoreLock implements FencedLock {
 
     @Override
     public WaitEnd waitEnd() {
-        return registry.ownHold(name).waitEnd;
+        return registry.ownHold(name).waitEnd();
     }
 
     @Override
@@ -130,7 +133,7 @@ final class StoreLock implements FencedLock {
     @Override
     public DetachedLock detach() {
         Hold hold = registry.ownHold(name);
-        hold.owner = null;
+        hold.ownBy(null);
         return new StoreDetachedLock(registry, hold);
     }
 

@@ -6,6 +6,11 @@ import dev.distlock.core.Lease;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.engine.Engine;
+import dev.distlock.core.engine.EngineSettings;
+import dev.distlock.core.engine.hold.Hold;
+import dev.distlock.core.engine.store.StoreCalls;
+import dev.distlock.core.engine.store.StoreSends;
 import dev.distlock.core.spi.ForcedRelease;
 import dev.distlock.core.spi.LockStore;
 import java.time.Duration;
@@ -39,7 +44,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     private final Acquirer acquirer;
 
     protected StoreLockRegistry(LockStore store, LockRegistryBuilder<?> settings) {
-        this.engine = new Engine(store, settings);
+        this.engine = new Engine(store, new EngineSettings(settings.defaultLease(), settings.maxPollIntervalMillis(),
+                settings.listeners(), settings.runtime(), settings.applicationName()));
         this.acquirer = new Acquirer(this);
     }
 

@@ -4,7 +4,6 @@ import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockRegistry;
-
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package dev.distlock.core.support;
 
-import static dev.distlock.core.support.EngineFixtures.await;
-import static dev.distlock.core.support.EngineFixtures.awaitFailure;
-import static dev.distlock.core.support.EngineFixtures.awaitTrue;
+import static dev.distlock.core.engine.EngineFixtures.await;
+import static dev.distlock.core.engine.EngineFixtures.awaitFailure;
+import static dev.distlock.core.engine.EngineFixtures.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +13,9 @@ import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockLostException;
+import dev.distlock.core.engine.BoundedTest;
+import dev.distlock.core.engine.EngineFixtures;
+import dev.distlock.core.engine.FaultyStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;

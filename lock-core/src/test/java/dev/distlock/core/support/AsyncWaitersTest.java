@@ -3,8 +3,8 @@ package dev.distlock.core.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.DetachedLock;
-import dev.distlock.core.runtime.SystemExecutors;
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.runtime.SystemExecutors;
 import dev.distlock.memory.InMemoryLockRegistry;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;

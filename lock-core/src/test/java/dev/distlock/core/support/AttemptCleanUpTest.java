@@ -3,6 +3,13 @@ package dev.distlock.core.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.Lease;
+import dev.distlock.core.engine.BoundedTest;
+import dev.distlock.core.engine.EngineFixtures;
+import dev.distlock.core.engine.FaultyStore;
+import dev.distlock.core.engine.LockRequest;
+import dev.distlock.core.engine.VirtualRuntime;
+import dev.distlock.core.engine.acquire.Attempt;
+import dev.distlock.core.engine.hold.Hold;
 import dev.distlock.core.spi.AcquireResult;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,9 +34,9 @@ class AttemptCleanUpTest {
     private final FaultyStore store = new FaultyStore();
     private final EngineFixtures.TestRegistry registry = EngineFixtures.registry(store,
             EngineFixtures.settings().runtime(clock));
-    private final LockRequest request = registry.engine().request("n", Lease.renewed(Duration.ofSeconds(30)), null);
+    private final LockRequest request = ((StoreLockRegistry) registry).engine().request("n", Lease.renewed(Duration.ofSeconds(30)), null);
     private final AtomicInteger notices = new AtomicInteger();
-    private final Attempt attempt = new Attempt(registry.engine(), request, "t", notices::incrementAndGet, true);
+    private final Attempt attempt = new Attempt(((StoreLockRegistry) registry).engine(), request, "t", notices::incrementAndGet, true);
     private final long start = clock.nanoTime();
     private final List<Long> abandonedAtMillis = new ArrayList<>();
     private long seen;
@@ -151,7 +158,7 @@ class AttemptCleanUpTest {
         runFor(2_000);
         assertThat(abandonedAtMillis).isEmpty();
 
-        Attempt failed = new Attempt(registry.engine(), request, "t", () -> { }, true);
+        Attempt failed = new Attempt(((StoreLockRegistry) registry).engine(), request, "t", () -> { }, true);
         failed.sending();
         failed.withdrawn(new IllegalStateException("no answer"));
         failed.close(false);
@@ -183,7 +190,7 @@ class AttemptCleanUpTest {
         clock.runPending();
         assertThat(sent.toCompletableFuture()).isCompletedWithValueMatching(AcquireResult::acquired);
 
-        Attempt blocking = new Attempt(registry.engine(), request, "b", null, false);
+        Attempt blocking = new Attempt(((StoreLockRegistry) registry).engine(), request, "b", null, false);
         assertThat(blocking.send(false).toCompletableFuture()).as("answered on return").isDone();
     }
 

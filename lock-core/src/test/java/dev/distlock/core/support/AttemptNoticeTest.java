@@ -3,6 +3,15 @@ package dev.distlock.core.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.Lease;
+import dev.distlock.core.engine.BoundedTest;
+import dev.distlock.core.engine.EngineFixtures;
+import dev.distlock.core.engine.FaultyStore;
+import dev.distlock.core.engine.LockRequest;
+import dev.distlock.core.engine.VirtualRuntime;
+import dev.distlock.core.engine.acquire.Attempt;
+import dev.distlock.core.engine.hold.Hold;
+import dev.distlock.core.engine.hold.HoldClock;
+import dev.distlock.core.engine.hold.HoldLook;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.Grant;
 import java.time.Duration;
@@ -28,8 +37,8 @@ class AttemptNoticeTest {
     private final FaultyStore store = new FaultyStore();
     private final EngineFixtures.TestRegistry registry = EngineFixtures.registry(store,
             EngineFixtures.settings().runtime(clock));
-    private final LockRequest request = registry.engine().request("n", Lease.renewed(Duration.ofSeconds(30)), null);
-    private final Attempt attempt = new Attempt(registry.engine(), request, "t", () -> { }, true);
+    private final LockRequest request = ((StoreLockRegistry) registry).engine().request("n", Lease.renewed(Duration.ofSeconds(30)), null);
+    private final Attempt attempt = new Attempt(((StoreLockRegistry) registry).engine(), request, "t", () -> { }, true);
     /** When the last try was sent (local monotonic clock). */
     private final long sent = attempt.sending();
 
@@ -93,7 +102,7 @@ class AttemptNoticeTest {
         clock.advance(validUntil - halfClaim - clock.nanoTime());
         assertThat(attempt.noticeHold()).as("exactly half the claim left").isNotNull();
 
-        Attempt later = new Attempt(registry.engine(), request, "t2", () -> { }, true);
+        Attempt later = new Attempt(((StoreLockRegistry) registry).engine(), request, "t2", () -> { }, true);
         later.sending();
         later.received(sent, AcquireResult.busy(10_000, SERVER), true);
         later.accept(new Grant(8, SERVER, CLAIM));
@@ -140,7 +149,7 @@ class AttemptNoticeTest {
         assertThat(hold.validUntilNanos()).isEqualTo(validUntil);
         assertThat(attempt.lastReplyNanos()).isEqualTo(clock.nanoTime() - sent);
 
-        Attempt late = new Attempt(registry.engine(), request, "t2", () -> { }, true);
+        Attempt late = new Attempt(((StoreLockRegistry) registry).engine(), request, "t2", () -> { }, true);
         late.sending();
         clock.advance(1);
         late.received(sent, AcquireResult.acquired(9, SERVER), true);

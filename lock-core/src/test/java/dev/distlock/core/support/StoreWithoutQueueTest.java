@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.engine.EngineFixtures;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.StoreCapabilities;

@@ -9,7 +9,7 @@ import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.support.HoldClock;
+import dev.distlock.core.engine.hold.HoldClock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;

@@ -1,0 +1,56 @@
+package dev.distlock.core.engine;
+
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The acquisitions of a registry that wait in the store's queue, so that closing the registry can withdraw them and
+ * give them a bounded time to leave the queue before the store closes.
+ */
+public final class Waiters {
+
+    /** A call that may wait in the store's queue. */
+    public interface Waiter {
+
+        /** The registry closes: the call withdraws. */
+        void wakeForClose();
+    }
+
+    private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
+    private volatile boolean closing;
+    /** Completed once closing began and every waiter left. */
+    private final CompletableFuture<Void> allLeft = new CompletableFuture<>();
+
+    /**
+     * Counts {@code waiter} for {@code name}, then checks that closing has not begun: a close from now on waits for
+     * the call to withdraw, and one before it is seen here (a close between the check and the count would end the
+     * pools under its try).
+     *
+     * @throws IllegalStateException if the registry is closing (the waiter is not counted then)
+     */
+    public void admit(Waiter waiter, String name) {
+        waiting.add(waiter);
+        if (closing) {
+            remove(waiter);
+            throw new IllegalStateException("Lock '" + name + "' cannot be acquired: its registry is closed");
+        }
+    }
+
+    public void remove(Waiter waiter) {
+        waiting.remove(waiter);
+        if (closing && waiting.isEmpty()) {
+            allLeft.complete(null);
+        }
+    }
+
+    /** Wakes every waiter to withdraw: the future completes once all have left. */
+    CompletableFuture<Void> withdrawAll() {
+        closing = true;
+        waiting.forEach(Waiter::wakeForClose);
+        if (waiting.isEmpty()) {
+            allLeft.complete(null);
+        }
+        return allLeft;
+    }
+}

@@ -1,0 +1,184 @@
+package dev.distlock.core.engine.hold;
+
+import dev.distlock.core.LockEvent;
+import dev.distlock.core.WaitEnd;
+import dev.distlock.core.engine.runtime.EngineRuntime;
+import dev.distlock.core.runtime.EngineExecutors;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * One acquisition in the backend and everything this process knows of it, as a state machine: its token and
+ * fencing token, who owns it here, its phase, and (from its base, {@link TrustedLease}) until when it may be
+ * trusted.
+ *
+ * <pre>
+ *            markLost()                         end()
+ *   LOST  &lt;------------  HELD (deadline, lease)  -----------&gt;  ENDED
+ *                        |  ^ leaseSet / leaseMaybeSet (extend)
+ *                        |  | renewalConfirmed / renewalFailed (watchdog)
+ *                        +--+
+ * </pre>
+ *
+ * <p>The phase moves once, from held to lost or ended (one compare-and-set each, which says whether it
+ * happened), so a hold has exactly one end: a loss is reported once and never after the owner released. While
+ * held, every change of the lease is one synchronized step of {@link TrustedLease}. Questions about the hold
+ * ({@link #isHeld()}, the count, the fencing token) read this state and never wait for the backend; no monitor is
+ * held across a backend call. The hold owns its name's local gate until it ends or is lost, and gives it back
+ * exactly once.
+ */
+public final class Hold extends TrustedLease {
+
+    private enum Phase { HELD, LOST, ENDED }
+
+    private static final VarHandle PHASE;
+    private static final VarHandle OWNS_GATE;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            PHASE = lookup.findVarHandle(Hold.class, "phase", Phase.class);
+            OWNS_GATE = lookup.findVarHandle(Hold.class, "ownsGate", boolean.class);
+        } catch (ReflectiveOperationException impossible) {
+            throw new ExceptionInInitializerError(impossible);
+        }
+    }
+
+    private final EngineRuntime runtime;
+    final NameState state;
+    public final String name;
+    public final String label;
+    final String token;
+    public final long fencingToken;
+    /** When it was acquired, in epoch milliseconds: a long, not an {@link Instant}, until somebody asks. */
+    private final long acquiredAtMillis;
+    private final long acquiredNanos;
+
+    /** The owning thread; {@code null} until a blocking caller takes it, and once detached. */
+    private volatile Thread owner;
+    /** How the acquisition's wait ended; set before the hold is handed to its caller. */
+    private WaitEnd waitEnd;
+
+    /** Re-entrant holds of the owner; only the owner touches it. */
+    private int count = 1;
+
+    /** The phase, moved by compare-and-set ({@link #PHASE}); a field, not an atomic object: one per lock call. */
+    private volatile Phase phase = Phase.HELD;
+    private volatile boolean ownsGate = true;
+    private volatile String lostReason;
+
+    /** The thread that owns this hold; {@code null} until a blocking caller takes it, and once detached. */
+    public Thread owner() {
+        return owner;
+    }
+
+    /** The hold is now {@code thread}'s ({@code null}: no thread's, detached). */
+    public void ownBy(Thread thread) {
+        owner = thread;
+    }
+
+    /** How the wait of the acquisition that made it ended. */
+    public WaitEnd waitEnd() {
+        return waitEnd;
+    }
+
+    void waitEnded(WaitEnd end) {
+        waitEnd = end;
+    }
+
+    /** How many times its owner holds it. */
+    public int count() {
+        return count;
+    }
+
+    /** Its owner takes it once more. */
+    public void reenter() {
+        count++;
+    }
+
+    /** Its owner gives one of its holds back; answers how many are left. */
+    public int leaveOnce() {
+        return --count;
+    }
+
+    /**
+     * @param validUntilNanos the local deadline of the lease the backend set
+     * @param confirmPending whether that lease is only a hand-off's claim, to be extended to the full lease
+     * @param nextRenewalNanos when the first renewal (or the confirmation) is due
+     */
+    public Hold(EngineRuntime runtime, NameState state, String name, String label, String token, long fencingToken,
+            long leaseMillis, boolean renewed, long validUntilNanos, boolean confirmPending, long nextRenewalNanos) {
+        super(leaseMillis, renewed, validUntilNanos, confirmPending, nextRenewalNanos);
+        this.runtime = runtime;
+        this.acquiredAtMillis = runtime.currentTimeMillis();
+        this.acquiredNanos = runtime.nanoTime();
+        this.state = state;
+        this.name = name;
+        this.label = label;
+        this.token = token;
+        this.fencingToken = fencingToken;
+    }
+
+    /** Whether the hold is neither lost nor ended and its deadline has not passed. */
+    public boolean isHeld() {
+        return phase == Phase.HELD && !isPastDeadline(runtime.nanoTime());
+    }
+
+    /** Whether the hold is neither lost nor ended (its deadline may have passed unnoticed). */
+    @Override
+    public boolean isActive() {
+        return phase == Phase.HELD;
+    }
+
+    @Override
+    protected EngineExecutors.Scheduled scheduleLook(Watchdog watchdog, long delayNanos) {
+        return watchdog.lookAfter(this, delayNanos);
+    }
+
+    /** Why the hold is not held (any more): the recorded loss, or its passed deadline. */
+    String lostReason() {
+        String reason = lostReason;
+        return reason != null ? reason : expiryReason();
+    }
+
+    /** Records the loss; true the first time only, and never after the hold ended, so it is reported once. */
+    boolean markLost(String reason) {
+        if (!PHASE.compareAndSet(this, Phase.HELD, Phase.LOST)) {
+            return false;
+        }
+        lostReason = reason;
+        return true;
+    }
+
+    /** Ends the hold locally (its release follows); false if it had been found lost before. */
+    boolean end() {
+        return PHASE.compareAndSet(this, Phase.HELD, Phase.ENDED);
+    }
+
+    /** The hold no longer gives its gate back: {@link LocalHandOff} hands it on. */
+    void handOnGate() {
+        OWNS_GATE.setVolatile(this, false);
+    }
+
+    /** Lets the next thread of this registry at the name; only the first call does. */
+    void giveBackGate() {
+        if (OWNS_GATE.compareAndSet(this, true, false)) {
+            state.gate.leave();
+        }
+    }
+
+    public Instant acquiredAt() {
+        return Instant.ofEpochMilli(acquiredAtMillis);
+    }
+
+    Duration heldFor() {
+        return Duration.ofNanos(runtime.nanoTime() - acquiredNanos);
+    }
+
+    /** An event about this hold: {@code elapsed} is how long it has been held. */
+    LockEvent event(Throwable error) {
+        return new LockEvent(name, label, fencingToken, heldFor(), error);
+    }
+}
