@@ -6,16 +6,13 @@ import dev.distlock.core.LockLostException;
 import dev.distlock.core.WaitEnd;
 import dev.distlock.core.engine.runtime.EngineRuntime;
 import dev.distlock.core.engine.runtime.Listeners;
-import dev.distlock.core.engine.runtime.StepRunners;
 import dev.distlock.core.engine.store.Cleanup;
-import dev.distlock.core.engine.store.StoreCalls;
 import dev.distlock.core.engine.store.StoreSends;
 import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.FailureClassifier;
 import dev.distlock.core.spi.StoreCapabilities;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
@@ -114,33 +111,15 @@ public final class HoldLifecycle {
      * where the store can, its first try goes with the release, in one call ({@link LocalHandOff}). A release the store
      * refused (it did not run: a slot migrating, a failover) is sent again until the hold's local deadline: until then
      * only the release can free the name, from then on its lease may have, and the clean-up takes over. The caller's
-     * thread makes the commands and runs the steps ({@link ReleaseSteps}) while it waits; an interrupt does not end
-     * the wait (the flag is set again on return).
+     * thread makes the commands and runs the steps ({@link ReleaseSteps}) while it waits ({@link BlockingRelease}); an
+     * interrupt does not end the wait (the flag is set again on return).
      *
      * @throws LockLostException if the hold was lost (before, or as the release found)
      * @throws LockBackendException if the backend failed; a release is then retried in the background
      */
     public void release(Hold hold, long delayMillis) {
-        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(runtime.calls());
-        boolean interrupted = Thread.interrupted(); // kept for the caller: the release must not meet it
-        Uninterruptible wait = new Uninterruptible();
-        CompletableFuture<Void> done = release(hold, delayMillis, blocking, steps, wait);
-        wait.done = done;
-        try {
-            steps.await(wait);
-        } finally {
-            if (interrupted || wait.interrupted || Thread.interrupted()) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        try {
-            done.join();
-        } catch (CompletionException failed) {
-            if (StoreCalls.unwrapped(failed) instanceof RuntimeException failure) {
-                throw failure;
-            }
-            throw failed;
-        }
+        new BlockingRelease(runtime).run((steps, callerInterrupted) -> release(hold, delayMillis, blocking, steps,
+                callerInterrupted));
     }
 
     /**
@@ -162,31 +141,6 @@ public final class HoldLifecycle {
         LocalHandOff handOff = passesOn && delayMillis <= 0 ? LocalHandOff.take(hold, runtime, waiterTimeoutMillis)
                 : null;
         return new ReleaseSteps(this, hold, delayMillis, handOff, via, steps, callerInterrupted).start().done();
-    }
-
-    /**
-     * A blocking release's wait: until it is done, an interrupt only recorded; run when an interrupt broke the wait
-     * for an answer ({@link ReleaseSteps}'s {@code callerInterrupted}).
-     */
-    private static final class Uninterruptible implements StepRunners.Awaited, Runnable {
-
-        private CompletableFuture<Void> done;
-        private boolean interrupted;
-
-        @Override
-        public void run() {
-            interrupted = true;
-        }
-
-        @Override
-        public boolean isDone() {
-            return done.isDone();
-        }
-
-        @Override
-        public void interrupt(InterruptedException interrupt) {
-            interrupted = true;
-        }
     }
 
     /** The local end of a release: the hold ends here at once; fails if it was lost, before or by its deadline. */
