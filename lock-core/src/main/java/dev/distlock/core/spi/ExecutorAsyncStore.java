@@ -15,6 +15,9 @@ import java.util.function.Supplier;
  */
 final class ExecutorAsyncStore implements AsyncLockStore {
 
+    private static final CompletableFuture<Boolean> YES = CompletableFuture.completedFuture(true);
+    private static final CompletableFuture<Boolean> NO = CompletableFuture.completedFuture(false);
+
     private final LockStore store;
     /** Where the calls are made; {@code null}: on the calling thread. */
     private final Executor pool;
@@ -103,10 +106,19 @@ final class ExecutorAsyncStore implements AsyncLockStore {
         }
     }
 
-    /** The call made here, its stage complete (the call's lambda does not escape: the compiler can do without it). */
+    /**
+     * The call made here, its stage complete (the call's lambda does not escape: the compiler can do without it). A
+     * yes or no is one of two stages made once and shared: completing, cancelling or timing out a completed stage
+     * changes nothing, and nothing here forces a value on one.
+     */
+    @SuppressWarnings("unchecked")
     private static <T> CompletableFuture<T> answered(Supplier<T> call) {
         try {
-            return CompletableFuture.completedFuture(call.get());
+            T answer = call.get();
+            if (answer instanceof Boolean yes) {
+                return (CompletableFuture<T>) (yes ? YES : NO);
+            }
+            return CompletableFuture.completedFuture(answer);
         } catch (RuntimeException | Error failure) {
             return CompletableFuture.failedFuture(failure);
         }

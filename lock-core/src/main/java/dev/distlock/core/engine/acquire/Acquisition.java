@@ -41,10 +41,7 @@ public final class Acquisition extends StepMachine
         implements StepRunners.Awaited, NameGate.Caller, Waiters.Waiter, HoldLifecycle.Acquired {
 
     private final Engine engine;
-    /** How the store tells of hand-offs; {@code null} if it does not (its waiters poll). */
-    private final HandOffNotices notices;
     private final LockRequest request;
-    private final String name;
     private final WaitTimers time;
     private final boolean waits;
     /** Whether its tries queue: it waits, and the store has a queue. */
@@ -77,17 +74,16 @@ public final class Acquisition extends StepMachine
             boolean async, Executor steps) {
         super(steps);
         this.engine = engine;
-        this.notices = engine.notices();
         this.request = request;
-        this.name = request.name();
         this.time = new WaitTimers(engine.runtime(), waitNanos);
         this.waits = time.waits();
         this.queues = waits && engine.queue() != null;
         this.async = async;
         this.firstToken = engine.newToken();
-        this.gate = new GatePass(request.state().gate, this, engine.cleanup(), name);
+        this.gate = new GatePass(request.state().gate, this, engine.cleanup(), request.name());
         this.events = new CallEvents(engine.listeners(), request, time);
-        this.failures = new TryFailures(name, engine.holds().failures(), engine.runtime(), interruptible, events);
+        this.failures = new TryFailures(request.name(), engine.holds().failures(), engine.runtime(), interruptible,
+                events);
     }
 
     /** Starts the acquisition: the future completes with the new hold, or {@code null} if the wait ran out. */
@@ -195,9 +191,9 @@ public final class Acquisition extends StepMachine
     /** A waiting call counts among the registry's waiters (or finds it closed); a single try checks it is open. */
     private void admit() {
         if (waits) {
-            engine.waiters().admit(this, name);
+            engine.waiters().admit(this, request.name());
         } else {
-            engine.checkOpen(name);
+            engine.checkOpen(request.name());
         }
     }
 
@@ -241,6 +237,7 @@ public final class Acquisition extends StepMachine
 
     /** What an answered try means: the hold, the end of the wait, or a wait for a notice or the next poll. */
     private void handle(AcquireResult answer) throws InterruptedException {
+        HandOffNotices notices = engine.notices();
         if (!answer.acquired() && waits && attempt.answers() == 1 && notices != null && !notices.listening()
                 && remainingNanos() > 0) {
             // a hand-off before the registry hears them would go unnoticed until the next poll: ask again once they
@@ -353,8 +350,8 @@ public final class Acquisition extends StepMachine
         Attempt current = attempt;
         afterReply(current.withdraw(), (done, failure) -> {
             current.withdrawn(failure);
-            throw new IllegalStateException("Lock '" + name + "' was not acquired: its registry was closed while "
-                    + "the call waited");
+            throw new IllegalStateException("Lock '" + request.name() + "' was not acquired: its registry was closed "
+                    + "while the call waited");
         });
     }
 

@@ -9,7 +9,6 @@ import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.Grant;
 import dev.distlock.core.spi.HandOffNotices;
-import dev.distlock.core.spi.WaitQueue;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
@@ -25,10 +24,6 @@ public final class Attempt implements Consumer<Grant> {
     private static final AcquireResult NOT_HANDED_OVER = AcquireResult.busy(-1, 0);
 
     private final Engine engine;
-    /** How the store tells of hand-offs; {@code null} if it does not. */
-    private final HandOffNotices notices;
-    /** How it gives up: by leaving the store's queue, or (a store without one) by abandoning what a try left. */
-    private final WaitQueue queue;
     /**
      * How the commands go out: without waiting for a non-blocking caller; answered on the calling thread (the stage
      * complete on return) for a blocking one.
@@ -59,12 +54,11 @@ public final class Attempt implements Consumer<Grant> {
      */
     public Attempt(Engine engine, LockRequest request, String token, Runnable onNotice, boolean async) {
         this.engine = engine;
-        this.notices = engine.notices();
-        this.queue = engine.queue();
         this.sends = async ? engine.sends() : engine.callerSends();
         this.request = request;
         this.token = token;
         this.onNotice = onNotice;
+        HandOffNotices notices = engine.notices();
         this.subscription = onNotice != null && notices != null ? notices.await(request.name(), token, this) : null;
     }
 
@@ -143,7 +137,7 @@ public final class Attempt implements Consumer<Grant> {
      * outcome to {@link #left}.
      */
     CompletionStage<AcquireResult> leave() {
-        if (queue == null) {
+        if (engine.queue() == null) { // a store without a queue: giving up abandons what a try left
             return withdraw().thenApply(done -> NOT_HANDED_OVER);
         }
         return StoreCalls.uninterrupted(() -> sends.leaveQueue(request.name(), token, request.leaseMillis()));
@@ -183,7 +177,7 @@ public final class Attempt implements Consumer<Grant> {
      */
     public Hold noticeHold() {
         Grant notice = grant;
-        if (notice == null || !notices.trusted() || notice.serverTimeMillis() < lastServerMillis) {
+        if (notice == null || !engine.notices().trusted() || notice.serverTimeMillis() < lastServerMillis) {
             return null;
         }
         long validUntil = HoldClock.noticeValidUntil(lastSentNanos, notice.serverTimeMillis() - lastServerMillis,

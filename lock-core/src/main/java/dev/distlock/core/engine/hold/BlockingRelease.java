@@ -5,7 +5,6 @@ import dev.distlock.core.engine.runtime.StepRunners;
 import dev.distlock.core.engine.store.StoreCalls;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
 
 /**
  * A blocking caller's release: its steps ({@link ReleaseSteps}) run on the caller's own thread while it waits, and
@@ -15,25 +14,24 @@ import java.util.concurrent.Executor;
  */
 final class BlockingRelease implements StepRunners.Awaited, Runnable {
 
-    /** Makes the release's steps on the given executor, told of a broken wait by the given callback. */
-    interface Steps {
-
-        CompletableFuture<Void> start(Executor steps, Runnable callerInterrupted);
-    }
-
-    private final EngineRuntime runtime;
+    /** Where the release's steps run: on the caller's thread while it waits. */
+    final StepRunners.CallerSteps steps;
+    /** An interrupt pending when the release began: kept for the caller, the release must not meet it. */
+    private final boolean pending = Thread.interrupted();
     private CompletableFuture<Void> done;
     private boolean interrupted;
 
+    /** A release about to begin on the calling thread: a pending interrupt is taken off it until the end. */
     BlockingRelease(EngineRuntime runtime) {
-        this.runtime = runtime;
+        this.steps = new StepRunners.CallerSteps(runtime.calls());
     }
 
-    /** Runs the release's steps until they are done; its failure is thrown as it is. */
-    void run(Steps release) {
-        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(runtime.calls());
-        boolean pending = Thread.interrupted(); // kept for the caller: the release must not meet it
-        done = release.start(steps, this);
+    /**
+     * Runs the steps of the release that {@code release} completes until it does; its failure is thrown as it is. The
+     * release was started with {@link #steps} and this object as its {@code callerInterrupted}.
+     */
+    void await(CompletableFuture<Void> release) {
+        done = release;
         try {
             steps.await(this);
         } finally {

@@ -102,7 +102,7 @@ public final class HoldLifecycle {
             listeners.acquired(new LockEvent(hold.name, hold.label, hold.fencingToken, acquisition.waited(), null,
                     hold.waitEnd()));
         }
-        watchdog.watch(hold);
+        watchdog.start(hold);
     }
 
     /**
@@ -118,8 +118,8 @@ public final class HoldLifecycle {
      * @throws LockBackendException if the backend failed; a release is then retried in the background
      */
     public void release(Hold hold, long delayMillis) {
-        new BlockingRelease(runtime).run((steps, callerInterrupted) -> release(hold, delayMillis, blocking, steps,
-                callerInterrupted));
+        BlockingRelease wait = new BlockingRelease(runtime);
+        wait.await(release(hold, delayMillis, blocking, wait.steps, wait));
     }
 
     /**

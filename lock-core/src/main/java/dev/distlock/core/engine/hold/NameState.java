@@ -61,12 +61,16 @@ public final class NameState {
 
     synchronized void remove(Hold hold) {
         Hold[] now = holds;
+        if (now.length == 1 && now[0] == hold) {
+            holds = NONE; // the usual case: no array made
+            return;
+        }
         for (int i = 0; i < now.length; i++) {
             if (now[i] == hold) {
                 Hold[] fewer = new Hold[now.length - 1];
                 System.arraycopy(now, 0, fewer, 0, i);
                 System.arraycopy(now, i + 1, fewer, i, now.length - i - 1);
-                holds = fewer.length == 0 ? NONE : fewer;
+                holds = fewer;
                 return;
             }
         }

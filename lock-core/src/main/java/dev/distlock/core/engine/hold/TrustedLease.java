@@ -93,6 +93,11 @@ public abstract class TrustedLease {
         return HoldLook.LATER;
     }
 
+    /** When the watchdog must look next ({@link #nextLookNanos}). */
+    final synchronized long nextLookAt() {
+        return nextLookNanos();
+    }
+
     /** When the watchdog must look next: the deadline, or the next renewal if one is due before it. */
     private long nextLookNanos() {
         long due = validUntilNanos;

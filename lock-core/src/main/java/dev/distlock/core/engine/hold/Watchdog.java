@@ -27,12 +27,14 @@ public final class Watchdog {
     private final Losses losses;
     private final EngineRuntime runtime;
     private final RenewalBatches renewals;
+    private final FirstLooks firstLooks;
 
     public Watchdog(AsyncLockStore sends, Listeners listeners, Losses losses, EngineRuntime runtime) {
         this.listeners = listeners;
         this.losses = losses;
         this.runtime = runtime;
         this.renewals = new RenewalBatches(sends, runtime, this);
+        this.firstLooks = new FirstLooks(this, runtime);
     }
 
     /** Receives the holds found lost. */
@@ -41,7 +43,16 @@ public final class Watchdog {
         void lost(Hold hold, String reason);
     }
 
-    /** Starts watching a new hold, or follows a lease that {@code extend} changed. */
+    /** Starts watching a new hold: its first look planned now, or with the others' ({@link FirstLooks}). */
+    void start(Hold hold) {
+        if (FirstLooks.waits(hold.nextLookAt() - runtime.nanoTime())) {
+            firstLooks.add(hold);
+        } else {
+            watch(hold);
+        }
+    }
+
+    /** Plans the next look at a hold: a new one, or one whose lease {@code extend} or a renewal changed. */
     void watch(Hold hold) {
         try {
             hold.planNextLook(this);
