@@ -2,6 +2,7 @@ package dev.distlock.autoconfigure;
 
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.support.StoreLockRegistry;
 import dev.distlock.memory.InMemoryLockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redlock.RedlockLockRegistry;
@@ -35,7 +36,8 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * {@link RedisMessageListenerContainer} bean ({@value #LISTENER_CONTAINER_BEAN}) for its hand-off notices.
  * That container is a lifecycle bean stopped in phase {@link #LISTENER_CONTAINER_PHASE}: after web servers
  * and executors have finished their work, before the connection factory (phase 0) closes its connections,
- * so that shutdown closes the registry's pub/sub connection while Redis is still reachable.
+ * so that shutdown closes the registry's pub/sub connection while Redis is still reachable. The registry itself
+ * closes in phase {@link #REGISTRY_PHASE}, just before, giving back every hold it still has.
  *
  * @since 0.1.0
  */
@@ -59,6 +61,19 @@ public final class DistlockAutoConfiguration {
      * above) and executors ({@code DEFAULT_PHASE}), before Redis connection factories (0).
      */
     public static final int LISTENER_CONTAINER_PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
+
+    /**
+     * The lifecycle phase in which the registry closes and gives its holds back: just before the pub/sub container,
+     * so after web servers and executors, and before Redis connection factories.
+     */
+    public static final int REGISTRY_PHASE = LISTENER_CONTAINER_PHASE + 1;
+
+    /** Closes the registry (giving its holds back) while Redis is still reachable: {@link RegistryShutdown}. */
+    @Bean
+    @ConditionalOnMissingBean(name = "distlockRegistryShutdown")
+    SmartLifecycle distlockRegistryShutdown(ObjectProvider<StoreLockRegistry> registry) {
+        return new RegistryShutdown(registry);
+    }
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(RedisConnectionFactory.class)

@@ -67,7 +67,7 @@ public final class Engine {
         this.holds = new HoldLifecycle(offers, sends, callerSends, names, listeners, runtime, waiterTimeoutMillis);
         this.leases = new HoldLeases(holds);
         this.presence = new Presence(offers, runtime, tokens.instance(), settings.applicationName());
-        this.closing = new RegistryClosing(names, waiters, runtime, store);
+        this.closing = new RegistryClosing(names, waiters, holds, runtime, store);
     }
 
     public LockStore store() {

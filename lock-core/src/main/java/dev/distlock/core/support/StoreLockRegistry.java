@@ -103,8 +103,10 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     /**
      * Withdraws the calls still waiting (they leave the store's queue and fail with
-     * {@link IllegalStateException}), stops renewing and frees the backend resources. Holds still open expire
-     * with their leases.
+     * {@link IllegalStateException}), gives back the holds still open (released in the store, so that another process
+     * gets them at once; their owners find them lost, with a {@link dev.distlock.core.LockLostException} from
+     * {@code unlock()}), stops renewing and frees the backend resources: within five seconds on the registry's
+     * runtime (a release not answered by then leaves its lock to expire with its lease). Idempotent.
      */
     @Override
     public void close() {
@@ -112,8 +114,8 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     }
 
     /**
-     * {@link #close()} without waiting: the stage completes once the waiting calls withdrew (at most five seconds on
-     * the registry's runtime) and the backend resources are freed.
+     * {@link #close()} without waiting: the stage completes once the waiting calls withdrew and the holds were given
+     * back (at most five seconds on the registry's runtime) and the backend resources are freed.
      */
     public CompletionStage<Void> closeAsync() {
         return engine.closing().closeAsync();

@@ -151,6 +151,8 @@ final class SimCaller {
             Long fence = hold.fencingTokens().get(name);
             if (fence == null) {
                 simulation.violation(id + "'s unlockAsync(" + names + ") reported another name lost: " + name);
+            } else if (stopped && lost.reason().contains("registry was closed")) {
+                simulation.event(id + "'s hold of '" + name + "' was given back by its registry's close");
             } else if (simulation.store().releaseTookEffect(name, fence)) {
                 simulation.violation(id + "'s release of '" + name + "' #" + fence
                         + " took effect but was reported lost: " + lost.getMessage());

@@ -195,6 +195,22 @@ public final class HoldLifecycle {
         names.release(hold.state, hold.name);
     }
 
+    /**
+     * Gives a hold back because its registry closes: it ends here as lost ({@code reason}, which its owner's
+     * {@code unlock()} or {@code verifyHeld()} reports; no listener hears of a loss), and is released in the store
+     * without waiting, so that a waiter anywhere gets it at once rather than a lease later. Completes when the store
+     * answered (a failed release is left to the lease); at once for a hold that had already ended or was lost.
+     */
+    public CompletableFuture<Void> giveBack(Hold hold, String reason) {
+        if (!hold.markLost(reason)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        watchdog.unwatch(hold);
+        hold.giveBackGate();
+        return sends.release(hold.name, hold.token, hold.fencingToken).toCompletableFuture()
+                .handle((released, failure) -> null);
+    }
+
     /** Re-entry counts only on a hold still valid: else the hold is lost (if not known yet) and re-entry fails. */
     public void requireHeld(Hold hold) {
         if (!stillHeld(hold)) {
