@@ -59,13 +59,13 @@ public final class RegistryClosing {
     }
 
     /**
-     * No new call from now on; the waiting ones withdraw, then the holds are given back: completes when both are
-     * done, or at the limit.
+     * No new call from now on; the waiting ones withdraw and the holds are given back, side by side (a waiter slow to
+     * leave holds up no give-back): completes when both are done, or at the limit.
      */
     private CompletableFuture<Void> withdraw() {
         if (closed.compareAndSet(false, true)) {
             names.openGatesForClose(); // calls waiting at a gate go on, to find the registry closed
-            CompletableFuture<Void> done = waiters.withdrawAll().thenCompose(left -> giveBackAll());
+            CompletableFuture<Void> done = CompletableFuture.allOf(waiters.withdrawAll(), giveBackAll());
             CompletableFuture<Void> bounded = new CompletableFuture<>();
             done.whenComplete((ended, failure) -> bounded.complete(null));
             runtime.after(TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS), () -> bounded.complete(null));

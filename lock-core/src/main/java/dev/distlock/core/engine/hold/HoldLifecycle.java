@@ -18,8 +18,8 @@ import java.util.concurrent.Executor;
 
 /**
  * What happens to a hold once it is acquired: it starts (listeners hear of it, the watchdog watches it), and it
- * ends exactly once: released by its owner, or found lost (by the watchdog, a renewal, an extend, a lease read or
- * the release). Its lease is {@link HoldLeases}'s. Each end gives the name's gate back and drops the hold from
+ * ends exactly once: released by its owner, found lost (by the watchdog, a renewal, an extend, a lease read or
+ * the release), or given back as its registry closes. Its lease is {@link HoldLeases}'s. Each end gives the name's gate back and drops the hold from
  * its name's state; a loss is reported once and the key cleaned up in the background in case it is still there.
  */
 public final class HoldLifecycle {

@@ -9,7 +9,8 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Keeps every hold of a registry honest about time. Each hold has one timer task, due at its next renewal
- * or its deadline, whichever comes first:
+ * or its deadline, whichever comes first (a new hold's first one, if far, planned a little later with other new
+ * holds', {@link FirstLooks}):
  * <ul>
  *   <li>a renewed hold (or a hand-off that still has to be confirmed) is renewed every third of its lease, with
  *   the other holds due at the same moment in one store call ({@link RenewalBatches}); the renewal is sent without
