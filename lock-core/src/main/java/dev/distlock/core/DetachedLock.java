@@ -127,4 +127,19 @@ public interface DetachedLock {
      * @since 0.1.0
      */
     CompletionStage<Void> verifyHeldAsync();
+
+    /**
+     * Completes when this hold ends: with {@code null} once its owner releases it ({@link #unlock()} and the like,
+     * whatever the backend then answers), or with the {@link LockLostException} saying why once the hold is found
+     * lost while held: its local deadline passed without a confirmed renewal (which is before the backend can let
+     * its lease run out, by the clock drift the registry allows for), a renewal, extension or lease read found it
+     * gone, or its registry was closed. Work that must stop when the lock is no longer this owner's (a leader's
+     * duties, a long task) hangs on it.
+     *
+     * <p>Chained work runs on the registry's thread that found the end (or on the calling thread, if it ended
+     * already): it must not block; hand blocking work to an executor of its own.
+     *
+     * @since 0.1.0
+     */
+    CompletionStage<LockLostException> whenEnded();
 }

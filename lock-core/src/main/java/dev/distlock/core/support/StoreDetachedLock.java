@@ -1,6 +1,7 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.DetachedLock;
+import dev.distlock.core.LockLostException;
 import dev.distlock.core.WaitEnd;
 import dev.distlock.core.engine.Engine;
 import dev.distlock.core.engine.hold.Hold;
@@ -121,6 +122,11 @@ final class StoreDetachedLock implements DetachedLock {
     private CompletionStage<Void> verifyHeld(StoreSends via) {
         return released.get() ? CompletableFuture.failedFuture(releasedAlready())
                 : engine.leases().verify(hold, via);
+    }
+
+    @Override
+    public CompletionStage<LockLostException> whenEnded() {
+        return hold.whenEnded().minimalCompletionStage();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.DetachedLock;
+import dev.distlock.core.LockLostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,6 +104,23 @@ final class StoreDetachedNames implements DetachedLock {
     @Override
     public CompletionStage<Void> verifyHeldAsync() {
         return all(DetachedLock::verifyHeldAsync);
+    }
+
+    /** Ends with the first name's loss, or with {@code null} once every name's hold was released. */
+    @Override
+    public CompletionStage<LockLostException> whenEnded() {
+        CompletableFuture<LockLostException> ended = new CompletableFuture<>();
+        List<CompletableFuture<LockLostException>> each = new ArrayList<>(holds.size());
+        for (DetachedLock hold : holds) {
+            each.add(hold.whenEnded().toCompletableFuture().thenApply(loss -> {
+                if (loss != null) {
+                    ended.complete(loss);
+                }
+                return loss;
+            }));
+        }
+        CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)).thenRun(() -> ended.complete(null));
+        return ended.minimalCompletionStage();
     }
 
     /** Runs {@code action} on every hold at once; completes when all have, failed with the first failure if any. */

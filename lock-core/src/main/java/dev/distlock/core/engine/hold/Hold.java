@@ -1,6 +1,7 @@
 package dev.distlock.core.engine.hold;
 
 import dev.distlock.core.LockEvent;
+import dev.distlock.core.LockLostException;
 import dev.distlock.core.WaitEnd;
 import dev.distlock.core.engine.runtime.EngineRuntime;
 import dev.distlock.core.runtime.EngineExecutors;
@@ -8,6 +9,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One acquisition in the backend and everything this process knows of it, as a state machine: its token and
@@ -35,12 +37,14 @@ public final class Hold extends TrustedLease {
 
     private static final VarHandle PHASE;
     private static final VarHandle OWNS_GATE;
+    private static final VarHandle END_WATCH;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             PHASE = lookup.findVarHandle(Hold.class, "phase", Phase.class);
             OWNS_GATE = lookup.findVarHandle(Hold.class, "ownsGate", boolean.class);
+            END_WATCH = lookup.findVarHandle(Hold.class, "endWatch", CompletableFuture.class);
         } catch (ReflectiveOperationException impossible) {
             throw new ExceptionInInitializerError(impossible);
         }
@@ -68,6 +72,8 @@ public final class Hold extends TrustedLease {
     private volatile Phase phase = Phase.HELD;
     private volatile boolean ownsGate = true;
     private volatile String lostReason;
+    /** Told how the hold ended, once somebody asks ({@link #whenEnded()}); {@code null} until then. */
+    private volatile CompletableFuture<LockLostException> endWatch;
 
     /** The thread that owns this hold; {@code null} until a blocking caller takes it, and once detached. */
     public Thread owner() {
@@ -149,12 +155,48 @@ public final class Hold extends TrustedLease {
             return false;
         }
         lostReason = reason;
+        tellEnd();
         return true;
     }
 
     /** Ends the hold locally (its release follows); false if it had been found lost before. */
     boolean end() {
-        return PHASE.compareAndSet(this, Phase.HELD, Phase.ENDED);
+        if (!PHASE.compareAndSet(this, Phase.HELD, Phase.ENDED)) {
+            return false;
+        }
+        tellEnd();
+        return true;
+    }
+
+    /**
+     * Completes when the hold ends here: with the loss once it is found lost while held, with {@code null} once its
+     * owner ends it (a release, whatever the store then answers). Made on the first call only.
+     */
+    public CompletableFuture<LockLostException> whenEnded() {
+        CompletableFuture<LockLostException> watch = endWatch;
+        if (watch == null) {
+            CompletableFuture<LockLostException> made = new CompletableFuture<>();
+            watch = END_WATCH.compareAndSet(this, null, made) ? made : endWatch;
+        }
+        tellEnd();
+        return watch;
+    }
+
+    /**
+     * Completes the watch if both it and the end are there: called after each is set (volatile), so whichever comes
+     * second sees the other. A loss whose reason is not written yet is told by its own call, just after.
+     */
+    private void tellEnd() {
+        CompletableFuture<LockLostException> watch = endWatch;
+        Phase now = phase;
+        if (watch == null || now == Phase.HELD) {
+            return;
+        }
+        if (now == Phase.ENDED) {
+            watch.complete(null);
+        } else if (lostReason != null) {
+            watch.complete(new LockLostException(name, lostReason));
+        }
     }
 
     /** The hold no longer gives its gate back: {@link LocalHandOff} hands it on. */

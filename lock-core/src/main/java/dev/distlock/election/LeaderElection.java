@@ -1,0 +1,291 @@
+package dev.distlock.election;
+
+import dev.distlock.core.DetachedLock;
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.Lease;
+import dev.distlock.core.LockLostException;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.runtime.DaemonThreads;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A candidate in a leader election: at most one candidate of an election, across every process that shares the
+ * lock backend, is leader at a time. A started candidate waits for the election's lock (the lock of the election's
+ * name, queued in arrival order, told of a hand-off at once); holding it makes it leader for a term whose
+ * {@linkplain LeaderTerm#epoch() epoch} is the hold's fencing token. The lock is renewed while the candidate leads.
+ *
+ * <pre>{@code
+ * LeaderElection audit = LeaderElection.builder(registry, "nightly-audit")
+ *         .listener(new LeaderListener() {
+ *             public void granted(LeaderTerm term) { auditor.start(term.epoch()); }
+ *             public void revoked(LeaderTerm term, LockLostException loss) { auditor.stop(); }
+ *         })
+ *         .build();
+ * audit.start();
+ * ...
+ * audit.close();
+ * }</pre>
+ *
+ * <p><b>A term ends here before another can begin.</b> A leader whose renewals are not confirmed is revoked at its
+ * hold's local deadline, which passes before its lease can run out in the backend (by the clock drift the registry
+ * allows for), so before any other candidate can be granted; {@link #isLeader()} turns false at that deadline
+ * whatever the listeners are doing. A stopped leader is revoked, then releases the lock, and the next candidate is
+ * granted at once. What no lock can rule out is a process paused past its lease (a long GC pause, a frozen VM): it
+ * finds out when it runs again, after the next leader may have begun. Pass the epoch to what the leader writes, and
+ * have the resource refuse a smaller epoch than it has seen.
+ *
+ * <p>A candidate that lost leadership, or failed to reach the backend, stands again: at once after a loss, after the
+ * retry delay after a failure. It stops standing when stopped or when its registry closes.
+ *
+ * @since 0.1.0
+ */
+public final class LeaderElection implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(LeaderElection.class);
+    /** How long {@link #stop()} waits for the revocation and the release. */
+    private static final long STOP_BOUND_SECONDS = 10;
+
+    private final String name;
+    private final FencedLock lock;
+    private final List<LeaderListener> listeners;
+    private final Duration retryDelay;
+
+    /** The listeners' thread, while started; guarded by this, as the other fields but the hold. */
+    private ScheduledExecutorService events;
+    private boolean running;
+    /** The wait for the lock, while standing. */
+    private CompletableFuture<DetachedLock> standing;
+    private LeaderTerm term;
+    private volatile DetachedLock hold;
+
+    private LeaderElection(Builder builder) {
+        this.name = builder.name;
+        this.lock = builder.registry.obtain(builder.name, builder.lease, "leader-election");
+        this.listeners = List.copyOf(builder.listeners);
+        this.retryDelay = builder.retryDelay;
+    }
+
+    /** A candidate in the election {@code name} of {@code registry}'s backend; the lock of that name elects. */
+    public static Builder builder(LockRegistry registry, String name) {
+        return new Builder(registry, name);
+    }
+
+    /** The election's name. */
+    public String name() {
+        return name;
+    }
+
+    /** Starts standing for election; does nothing if started. */
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        running = true;
+        events = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("distlock-leader-" + name));
+        stand();
+    }
+
+    /** Whether the candidate is started (standing, or leading). */
+    public synchronized boolean isRunning() {
+        return running;
+    }
+
+    /** Whether this candidate is leader now: it holds the election's lock and its local deadline has not passed. */
+    public boolean isLeader() {
+        DetachedLock leading = hold;
+        return leading != null && leading.isHeld();
+    }
+
+    /** The term this candidate leads now, if it is leader. */
+    public synchronized Optional<LeaderTerm> term() {
+        return isLeader() ? Optional.ofNullable(term) : Optional.empty();
+    }
+
+    /**
+     * Stops standing: a waiting candidate leaves the queue; a leader is revoked ({@link LeaderListener#revoked} with
+     * no loss), then releases the lock, so the next candidate is granted at once. Waits for both, at most ten seconds
+     * (not at all when called from a listener); does nothing if not started.
+     */
+    public void stop() {
+        CompletableFuture<Void> stopped = stopAsync();
+        if (Thread.currentThread().getName().equals("distlock-leader-" + name)) {
+            return;
+        }
+        try {
+            stopped.get(STOP_BOUND_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        } catch (TimeoutException | java.util.concurrent.ExecutionException ex) {
+            log.warn("Leader election '{}': stepping down took longer than {} s; the lock expires with its lease",
+                    name, STOP_BOUND_SECONDS);
+        }
+    }
+
+    /** {@link #stop()} without waiting: completes once the leader was revoked and the release answered. */
+    public synchronized CompletableFuture<Void> stopAsync() {
+        if (!running) {
+            return CompletableFuture.completedFuture(null);
+        }
+        running = false;
+        CompletableFuture<DetachedLock> waiting = standing;
+        standing = null;
+        if (waiting != null) {
+            waiting.cancel(false); // answered() finds it is no longer the wait, and gives back a late win
+        }
+        LeaderTerm ending = term;
+        DetachedLock giving = hold;
+        term = null;
+        hold = null;
+        CompletableFuture<Void> stopped = new CompletableFuture<>();
+        events.execute(() -> {
+            if (ending == null) {
+                stopped.complete(null);
+                return;
+            }
+            tell(listener -> listener.revoked(ending, null));
+            giving.unlockAsync().whenComplete((released, failure) -> stopped.complete(null));
+        });
+        events.shutdown();
+        events = null;
+        return stopped;
+    }
+
+    /** {@link #stop()}. */
+    @Override
+    public void close() {
+        stop();
+    }
+
+    /** Waits for the lock; the wait is cancelled if the candidate stops. */
+    private void stand() {
+        CompletableFuture<DetachedLock> wait = lock.lockAsync().toCompletableFuture();
+        standing = wait;
+        wait.whenComplete((won, failure) -> answered(wait, won, failure));
+    }
+
+    private synchronized void answered(CompletableFuture<DetachedLock> wait, DetachedLock won, Throwable failure) {
+        if (standing != wait) {
+            if (won != null) {
+                won.unlockAsync(); // won as the candidate stopped
+            }
+            return;
+        }
+        standing = null;
+        if (failure == null) {
+            granted(won);
+            return;
+        }
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+                : failure;
+        if (cause instanceof IllegalStateException) {
+            log.warn("Leader election '{}' stops standing: {}", name, cause.getMessage());
+            stopAsync();
+            return;
+        }
+        log.warn("Leader election '{}': the wait for its lock failed; it stands again in {}", name, retryDelay, cause);
+        events.schedule(this::standAgain, retryDelay.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private synchronized void standAgain() {
+        if (running && standing == null && hold == null) {
+            stand();
+        }
+    }
+
+    private void granted(DetachedLock won) {
+        LeaderTerm began = new LeaderTerm(name, won.fencingToken(), Instant.now());
+        hold = won;
+        term = began;
+        events.execute(() -> tell(listener -> listener.granted(began)));
+        won.whenEnded().thenAccept(loss -> ended(began, loss));
+    }
+
+    /** The term's hold ended: lost (revoked, and the candidate stands again), or released by {@link #stopAsync}. */
+    private synchronized void ended(LeaderTerm term, LockLostException loss) {
+        if (loss == null || this.term != term) {
+            return;
+        }
+        log.warn("Leader election '{}': the term of epoch {} ended: {}", name, term.epoch(), loss.reason());
+        this.term = null;
+        hold = null;
+        events.execute(() -> tell(listener -> listener.revoked(term, loss)));
+        stand();
+    }
+
+    private void tell(java.util.function.Consumer<LeaderListener> call) {
+        for (LeaderListener listener : listeners) {
+            try {
+                call.accept(listener);
+            } catch (RuntimeException ex) {
+                log.error("Leader election '{}': listener {} failed", name, listener, ex);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LeaderElection[" + name + (isLeader() ? ", leader" : "") + "]";
+    }
+
+    /** Builds a {@link LeaderElection}. */
+    public static final class Builder {
+
+        private final LockRegistry registry;
+        private final String name;
+        private final List<LeaderListener> listeners = new ArrayList<>();
+        private Lease lease = Lease.renewed();
+        private Duration retryDelay = Duration.ofSeconds(1);
+
+        private Builder(LockRegistry registry, String name) {
+            this.registry = Objects.requireNonNull(registry, "registry");
+            this.name = Objects.requireNonNull(name, "name");
+        }
+
+        /**
+         * The lease of the election's lock (renewed while leading); the registry's default if not set. A leader whose
+         * process dies is replaced about a lease later.
+         */
+        public Builder lease(Duration lease) {
+            this.lease = Lease.renewed(lease);
+            return this;
+        }
+
+        /** How long a candidate whose wait for the lock failed waits before it stands again; 1 s if not set. */
+        public Builder retryDelay(Duration retryDelay) {
+            if (Objects.requireNonNull(retryDelay, "retryDelay").isNegative() || retryDelay.isZero()) {
+                throw new IllegalArgumentException("Leader election '" + name + "': retryDelay must be positive, was "
+                        + retryDelay);
+            }
+            this.retryDelay = retryDelay;
+            return this;
+        }
+
+        /** Adds a listener, told of every term's grant and revocation. */
+        public Builder listener(LeaderListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
+         * The candidate, not started.
+         *
+         * @throws dev.distlock.core.InvalidLockNameException if the name is no valid lock name
+         */
+        public LeaderElection build() {
+            return new LeaderElection(this);
+        }
+    }
+}
