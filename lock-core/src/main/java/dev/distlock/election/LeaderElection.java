@@ -145,22 +145,40 @@ public final class LeaderElection implements AutoCloseable {
         if (waiting != null) {
             waiting.cancel(false); // answered() finds it is no longer the wait, and gives back a late win
         }
+        CompletableFuture<Void> stepped = stepDown();
+        events.shutdown();
+        events = null;
+        return stepped;
+    }
+
+    /**
+     * Gives up the term this candidate leads, if any, and stands again: revoked ({@link LeaderListener#revoked} with
+     * no loss), then the lock is released, so a candidate waiting elsewhere is granted first; this one waits behind
+     * it. Does nothing unless leader. Completes when the release answered.
+     */
+    public synchronized CompletableFuture<Void> yieldLeadership() {
+        if (!running || term == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return stepDown().thenRun(this::standAgain);
+    }
+
+    /** Ends the term led now, if any: revoked on the listeners' thread (after what is queued there), then released. */
+    private CompletableFuture<Void> stepDown() {
         LeaderTerm ending = term;
         DetachedLock giving = hold;
         term = null;
         hold = null;
-        CompletableFuture<Void> stopped = new CompletableFuture<>();
+        CompletableFuture<Void> stepped = new CompletableFuture<>();
         events.execute(() -> {
             if (ending == null) {
-                stopped.complete(null);
+                stepped.complete(null);
                 return;
             }
             tell(listener -> listener.revoked(ending, null));
-            giving.unlockAsync().whenComplete((released, failure) -> stopped.complete(null));
+            giving.unlockAsync().whenComplete((released, failure) -> stepped.complete(null));
         });
-        events.shutdown();
-        events = null;
-        return stopped;
+        return stepped;
     }
 
     /** {@link #stop()}. */

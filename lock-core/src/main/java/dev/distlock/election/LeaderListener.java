@@ -20,8 +20,8 @@ public interface LeaderListener {
      *
      * @param loss why the term was lost: its renewals were not confirmed before its local deadline, which passes
      *        before the lease can run out in the backend (so before any other candidate can be granted), or the
-     *        backend no longer holds it, or its registry was closed; {@code null} if the candidate stepped down
-     *        because it was stopped (then the lock is released after this call returns)
+     *        backend no longer holds it, or its registry was closed; {@code null} if the candidate stepped down: it
+     *        was stopped or yielded (then the lock is released after this call returns)
      */
     default void revoked(LeaderTerm term, LockLostException loss) {
     }

@@ -118,6 +118,24 @@ class LeaderElectionTest {
     }
 
     @Test
+    void aLeaderThatYieldsLetsTheWaitingCandidateLeadAndStandsBehindIt() throws Exception {
+        LeaderElection a = candidate("A", locks.registry());
+        LeaderElection b = candidate("B", locks.newProcess());
+        a.start();
+        awaitTold("A granted");
+        b.start();
+
+        a.yieldLeadership().get(10, java.util.concurrent.TimeUnit.SECONDS);
+        awaitTold("B granted");
+        b.yieldLeadership();
+
+        await("A leads again", () -> told.size() == 5);
+        assertThat(told).containsExactly("A granted", "A revoked stopped", "B granted", "B revoked stopped",
+                "A granted");
+        assertThat(epochs).isSorted().doesNotHaveDuplicates();
+    }
+
+    @Test
     void aWaitingCandidateThatStopsLeavesTheQueueAndIsNeverGranted() {
         LeaderElection a = candidate("A", locks.registry());
         LeaderElection b = candidate("B", locks.newProcess());
