@@ -26,7 +26,7 @@ import java.util.function.ToLongFunction;
  * @param heldTotalMillis their total time held
  * @param heldMaxMillis the longest of them (Micrometer's recent maximum)
  * @param auditRuns runs of the scheduled audit on this instance
- * @param auditSkips turns of the audit skipped because another instance was running it
+ * @param auditSkips turns of the audit skipped because another instance was its leader
  * @param highestFence the highest fencing token a reservation was written with
  */
 record RoundResult(long attempted, long failed, long acquired, long timeouts, long lost, double waitP50,
