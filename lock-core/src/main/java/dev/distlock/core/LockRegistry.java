@@ -93,6 +93,30 @@ public interface LockRegistry {
     FencedLock obtainAll(Collection<String> names, Lease lease, String label);
 
     /**
+     * The semaphore {@code name} with {@code permits} leased permits, each taking with the registry's default lease,
+     * renewed while held: see {@link LeasedSemaphore}.
+     *
+     * @throws InvalidLockNameException if the name is empty, too long or not valid UTF-16
+     * @throws IllegalArgumentException if {@code permits} is below 1
+     * @throws UnsupportedOperationException if the registry's backend offers no semaphores
+     * @since 0.1.0
+     */
+    default LeasedSemaphore semaphore(String name, int permits) {
+        return semaphore(name, permits, Lease.renewed(), null);
+    }
+
+    /**
+     * The semaphore {@code name} with {@code permits} leased permits, each taking living by {@code lease} and
+     * carrying {@code label} into every {@link LockEvent}, as {@link #obtain(String, Lease, String)}'s.
+     *
+     * @throws UnsupportedOperationException if the registry's backend offers no semaphores (the default)
+     * @since 0.1.0
+     */
+    default LeasedSemaphore semaphore(String name, int permits, Lease lease, String label) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " offers no semaphores");
+    }
+
+    /**
      * The locks this registry holds now, with their remaining leases (one backend call per hold): for
      * monitoring, not for deciding anything.
      *

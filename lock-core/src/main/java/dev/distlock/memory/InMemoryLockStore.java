@@ -8,6 +8,7 @@ import dev.distlock.core.spi.HandOffNotices;
 import dev.distlock.core.spi.LockReads;
 import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.PermitClaims;
 import dev.distlock.core.spi.StoreCapabilities;
 import dev.distlock.core.spi.WaitQueue;
 import dev.distlock.memory.GrantNotices.Notice;
@@ -34,10 +35,11 @@ import java.util.function.Function;
  * decided under it and told by {@link GrantNotices} once it is let go.
  */
 public final class InMemoryLockStore
-        implements LockStore, WaitQueue, FenceRaising, LockReads, ForcedRelease, HandOffNotices {
+        implements LockStore, WaitQueue, FenceRaising, LockReads, ForcedRelease, HandOffNotices, PermitClaims {
 
     private final Clock clock;
     private final LockTable table;
+    private final PermitTable permits;
     private final GrantNotices notices = new GrantNotices();
     private final StoreCapabilities capabilities;
 
@@ -49,31 +51,65 @@ public final class InMemoryLockStore
     /** A store whose leases expire by {@code clock}. */
     public InMemoryLockStore(Clock clock, Duration fenceRetention) {
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.table = new LockTable(this.clock, Objects.requireNonNull(fenceRetention, "fenceRetention").toMillis());
+        long retention = Objects.requireNonNull(fenceRetention, "fenceRetention").toMillis();
+        this.table = new LockTable(this.clock, retention);
+        this.permits = new PermitTable(retention);
         this.capabilities = StoreCapabilities.builder().queue(this).handOffs(this).fenceRaising(this).reads(this)
-                .forcedRelease(this).announcements(new AnnouncedRegistries(this.clock)).build();
+                .forcedRelease(this).announcements(new AnnouncedRegistries(this.clock)).permits(this).build();
     }
 
     @Override
     public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
-        return handingOff(
-                pending -> table.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis, pending));
+        return handingOff(pending -> {
+            if (permits.inUse(name, clock.millis())) {
+                throw new IllegalStateException("Lock '" + name + "' cannot be taken: the name is a semaphore now, "
+                        + "whose permits are held or waited for");
+            }
+            return table.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis, pending);
+        });
+    }
+
+    @Override
+    public AcquireResult takePermits(String name, String token, int count, int limit, long leaseMillis,
+            boolean queue, long waiterTimeoutMillis) {
+        return handingOff(pending -> {
+            if (table.isLocked(name) || table.waitersQueued(name) > 0) {
+                throw new IllegalStateException("Semaphore '" + name + "': the name is a lock now, held or waited "
+                        + "for, not a semaphore");
+            }
+            return permits.take(name, token, count, limit, leaseMillis, queue, waiterTimeoutMillis, clock.millis(),
+                    pending);
+        });
     }
 
     @Override
     public synchronized AcquireResult leaveQueue(String name, String token, long leaseMillis) {
-        return table.leaveQueue(name, token, leaseMillis);
+        long now = clock.millis();
+        return permits.has(name, now) ? permits.leave(name, token, leaseMillis, now)
+                : table.leaveQueue(name, token, leaseMillis);
     }
 
     @Override
     public boolean release(String name, String token, long fencingToken) {
-        return handingOff(pending -> table.releaseHeld(name, token, fencingToken, pending));
+        return handingOff(pending -> {
+            long now = clock.millis();
+            return permits.has(name, now) ? permits.release(name, token, fencingToken, now, pending)
+                    : table.releaseHeld(name, token, fencingToken, pending);
+        });
     }
 
     @Override
     public void abandon(String name, String token) {
-        handingOff(pending -> table.abandon(name, token, pending));
+        handingOff(pending -> {
+            long now = clock.millis();
+            if (permits.has(name, now)) {
+                permits.abandon(name, token, now, pending);
+            } else {
+                table.abandon(name, token, pending);
+            }
+            return null;
+        });
     }
 
     @Override
@@ -87,7 +123,9 @@ public final class InMemoryLockStore
     }
 
     private synchronized boolean setLease(String name, String token, long leaseMillis, boolean onlyLonger) {
-        return table.setLease(name, token, leaseMillis, onlyLonger);
+        long now = clock.millis();
+        return permits.has(name, now) ? permits.setLease(name, token, leaseMillis, onlyLonger, now)
+                : table.setLease(name, token, leaseMillis, onlyLonger);
     }
 
     @Override
@@ -106,12 +144,20 @@ public final class InMemoryLockStore
 
     @Override
     public synchronized long remainingLeaseMillis(String name, String token) {
-        return table.remainingLeaseMillis(name, token);
+        long now = clock.millis();
+        return permits.has(name, now) ? permits.remainingLeaseMillis(name, token, now)
+                : table.remainingLeaseMillis(name, token);
     }
 
+    /** Whether the lock is held, or any permit of the semaphore of that name. */
     @Override
     public synchronized boolean isLocked(String name) {
-        return table.isLocked(name);
+        return table.isLocked(name) || permits.permitsInUse(name, clock.millis()) > 0;
+    }
+
+    /** How many permits of the semaphore {@code name} are held now (0 if the name is no semaphore), for tests. */
+    public synchronized int permitsInUse(String name) {
+        return permits.permitsInUse(name, clock.millis());
     }
 
     @Override
@@ -150,7 +196,8 @@ public final class InMemoryLockStore
 
     /** How many acquisitions wait in the queue for {@code name} (with live entries), for tests. */
     public synchronized int waitersQueued(String name) {
-        return table.waitersQueued(name);
+        long now = clock.millis();
+        return permits.has(name, now) ? permits.waitersQueued(name, now) : table.waitersQueued(name);
     }
 
     /** Names held now, for tests. */

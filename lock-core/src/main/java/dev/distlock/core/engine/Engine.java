@@ -168,7 +168,26 @@ public final class Engine {
     /** What a call on {@code name} asks for; its name's state is kept from now until the call or its hold ends. */
     public LockRequest request(String name, Lease lease, String label) {
         return new LockRequest(runtime, names.retain(name), name, label, lease.durationOr(defaultLease).toMillis(),
-                lease.isRenewed());
+                lease.isRenewed(), 0, 0);
+    }
+
+    /** Fails if the store offers no semaphores, naming it. */
+    public void checkPermitsOffered(String name) {
+        if (offers.permits().isEmpty()) {
+            throw new UnsupportedOperationException("Semaphore '" + name + "': " + store.getClass().getSimpleName()
+                    + " offers no semaphores with leased permits");
+        }
+    }
+
+    /**
+     * What a call for {@code permits} of the semaphore {@code name} of {@code limit} asks for, as {@link #request}.
+     *
+     * @throws UnsupportedOperationException if the store offers no permits
+     */
+    public LockRequest permitRequest(String name, int permits, int limit, Lease lease, String label) {
+        checkPermitsOffered(name);
+        return new LockRequest(runtime, names.retain(name), name, label, lease.durationOr(defaultLease).toMillis(),
+                lease.isRenewed(), permits, limit);
     }
 
     /**

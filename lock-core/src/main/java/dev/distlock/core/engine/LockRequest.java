@@ -5,20 +5,29 @@ import dev.distlock.core.engine.hold.NameState;
 import dev.distlock.core.engine.runtime.EngineRuntime;
 
 /**
- * What an acquisition asks for: a name (and its local state), the lease and whether it is renewed.
+ * What an acquisition asks for: a name (and its local state), the lease and whether it is renewed, and the kind of
+ * hold: the name's lock, or {@code permits} of its semaphore of {@code limit}.
  *
  * @param runtime the registry's time, which the hold is trusted by
  * @param label the metrics label of the call, or {@code null}
+ * @param permits how many permits of the name's semaphore; 0 for the name's lock
+ * @param limit how many permits the semaphore has (0 for a lock)
  */
 public record LockRequest(EngineRuntime runtime, NameState state, String name, String label, long leaseMillis,
-        boolean renewed) {
+        boolean renewed, int permits, int limit) {
+
+    /** Whether it asks for permits of a semaphore, which the store arbitrates without the name's local gate. */
+    public boolean takesPermits() {
+        return permits > 0;
+    }
 
     /**
      * The hold {@code token} got, trusted until {@code validUntilNanos}; {@code renewalDueNanos} is when its lease is
      * first renewed, or confirmed if it is only a hand-off's claim ({@code claimOnly}: shorter than the full lease).
      */
     public Hold hold(String token, long fencingToken, long validUntilNanos, long renewalDueNanos, boolean claimOnly) {
-        return new Hold(runtime, state, name, label, token, fencingToken, leaseMillis, renewed, validUntilNanos,
+        Hold hold = new Hold(runtime, state, name, label, token, fencingToken, leaseMillis, renewed, validUntilNanos,
                 claimOnly, renewalDueNanos);
+        return takesPermits() ? hold.withoutGate() : hold;
     }
 }

@@ -3,6 +3,7 @@ package dev.distlock.core.spi;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
@@ -39,6 +40,16 @@ public interface AsyncLockStore {
     /** {@link LockStore#tryAcquire}, sent. */
     CompletionStage<AcquireResult> tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis);
+
+    /**
+     * {@link PermitClaims#takePermits}, sent; sent only to a store that offers {@linkplain StoreCapabilities#permits()
+     * permits}. The default fails: a client that offers them sends them.
+     */
+    default CompletionStage<AcquireResult> takePermits(String name, String token, int permits, int limit,
+            long leaseMillis, boolean queue, long waiterTimeoutMillis) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(
+                getClass().getSimpleName() + " takes no permits"));
+    }
 
     /** {@link WaitQueue#leaveQueue}, sent; sent only to a store with a {@linkplain StoreCapabilities#queue() queue}. */
     CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis);

@@ -34,6 +34,14 @@ final class ExecutorAsyncStore implements AsyncLockStore {
     }
 
     @Override
+    public CompletableFuture<AcquireResult> takePermits(String name, String token, int permits, int limit,
+            long leaseMillis, boolean queue, long waiterTimeoutMillis) {
+        PermitClaims claims = store.capabilities().permits().orElseThrow(() -> new UnsupportedOperationException(
+                store.getClass().getSimpleName() + " takes no permits"));
+        return onPool(() -> claims.takePermits(name, token, permits, limit, leaseMillis, queue, waiterTimeoutMillis));
+    }
+
+    @Override
     public CompletableFuture<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
         WaitQueue queue = store.capabilities().queue().orElseThrow(() -> new UnsupportedOperationException(
                 store.getClass().getSimpleName() + " queues no waiters"));

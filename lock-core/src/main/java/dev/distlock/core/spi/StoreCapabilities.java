@@ -14,7 +14,8 @@ import java.util.Optional;
  * <p>The engine needs none of them to keep its promises; each makes something possible or cheaper: waiters served
  * in order ({@link #queue}), told of a hand-off instead of polling ({@link #handOffs}), commands sent without
  * blocking a thread ({@link #async}), fewer round trips ({@link #passingOn}, {@link #batchRenewal}), an operator's
- * view and way out ({@link #reads}, {@link #forcedRelease}, {@link #announcements}), retries only where a command
+ * view and way out ({@link #reads}, {@link #forcedRelease}, {@link #announcements}), another kind of hold
+ * ({@link #permits}), retries only where a command
  * did not run or may have ({@link #failures}).
  */
 public final class StoreCapabilities {
@@ -28,6 +29,7 @@ public final class StoreCapabilities {
     private final LockReads reads;
     private final ForcedRelease forcedRelease;
     private final Announcements announcements;
+    private final PermitClaims permits;
     private final FailureClassifier failures;
 
     private StoreCapabilities(Builder builder) {
@@ -40,6 +42,7 @@ public final class StoreCapabilities {
         this.reads = builder.reads;
         this.forcedRelease = builder.forcedRelease;
         this.announcements = builder.announcements;
+        this.permits = builder.permits;
         this.failures = builder.failures;
     }
 
@@ -52,7 +55,7 @@ public final class StoreCapabilities {
     public Builder toBuilder() {
         return new Builder().queue(queue).handOffs(handOffs).async(async).passingOn(passingOn)
                 .batchRenewal(batchRenewal).fenceRaising(fenceRaising).reads(reads).forcedRelease(forcedRelease)
-                .announcements(announcements).failures(failures);
+                .announcements(announcements).permits(permits).failures(failures);
     }
 
     /** Waiters queue in the store, and give up by leaving the queue. */
@@ -103,6 +106,11 @@ public final class StoreCapabilities {
         return Optional.ofNullable(announcements);
     }
 
+    /** Semaphores with leased permits: a try that takes permits of a name instead of its lock. */
+    public Optional<PermitClaims> permits() {
+        return Optional.ofNullable(permits);
+    }
+
     /** What a failure of the store's operations means; every failure permanent unless the store says otherwise. */
     public FailureClassifier failures() {
         return failures;
@@ -120,6 +128,7 @@ public final class StoreCapabilities {
         private LockReads reads;
         private ForcedRelease forcedRelease;
         private Announcements announcements;
+        private PermitClaims permits;
         private FailureClassifier failures = FailureClassifier.PERMANENT;
 
         private Builder() {
@@ -176,6 +185,12 @@ public final class StoreCapabilities {
         /** See {@link StoreCapabilities#announcements()}. */
         public Builder announcements(Announcements announcements) {
             this.announcements = announcements;
+            return this;
+        }
+
+        /** See {@link StoreCapabilities#permits()}. */
+        public Builder permits(PermitClaims permits) {
+            this.permits = permits;
             return this;
         }
 

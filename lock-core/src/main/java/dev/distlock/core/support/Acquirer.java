@@ -124,6 +124,42 @@ final class Acquirer {
     }
 
     /**
+     * Takes {@code count} of the {@code limit} permits of the semaphore {@code name} for no thread, running the
+     * acquisition's steps on the calling thread while it waits (interruptible): the hold, or {@code null} if the wait
+     * ran out.
+     */
+    DetachedLock acquirePermits(String name, int count, int limit, Lease lease, String label, long waitNanos)
+            throws InterruptedException {
+        engine.checkOpen(name);
+        if (Thread.interrupted()) {
+            throw new InterruptedException("Interrupted before taking permits of semaphore '" + name + "'");
+        }
+        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(engine.runtime().calls());
+        Acquisition acquisition = new Acquisition(engine, engine.permitRequest(name, count, limit, lease, label),
+                waitNanos, true, false, steps);
+        CompletableFuture<Hold> result = acquisition.start();
+        steps.await(acquisition);
+        Hold hold = outcome(result, false);
+        if (hold == null) {
+            return null;
+        }
+        awaitAnnounced();
+        return new StoreDetachedLock(registry, hold);
+    }
+
+    /** {@link #acquirePermits} without blocking: as {@link #acquireAsync}, for permits. */
+    CompletableFuture<DetachedLock> acquirePermitsAsync(String name, int count, int limit, Lease lease, String label,
+            long waitNanos) {
+        if (engine.isClosed()) {
+            return closed("'" + name + "'");
+        }
+        Acquisition acquisition = new Acquisition(engine, engine.permitRequest(name, count, limit, lease, label),
+                waitNanos, true, true, new StepRunners.Serial(engine.runtime().steps()));
+        return detached(acquisition.start(), acquisition::cancel, hold -> new StoreDetachedLock(registry, hold),
+                this::releaseInBackground);
+    }
+
+    /**
      * Acquires {@code name} for no thread: the future completes with the hold, or {@code null} if the wait ran out.
      * Cancelling it withdraws the acquisition; a hold made meanwhile is released.
      */

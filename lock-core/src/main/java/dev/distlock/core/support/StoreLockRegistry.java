@@ -2,6 +2,7 @@ package dev.distlock.core.support;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.HeldLock;
+import dev.distlock.core.LeasedSemaphore;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockInfo;
@@ -57,6 +58,22 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     @Override
     public FencedLock obtainAll(Collection<String> names, Lease lease, String label) {
         return StoreNamesLock.of(this, names, lease, label);
+    }
+
+    /**
+     * The semaphore {@code name} with {@code permits} permits, if the store offers semaphores.
+     *
+     * @throws UnsupportedOperationException naming the store, if it offers none
+     */
+    @Override
+    public LeasedSemaphore semaphore(String name, int permits, Lease lease, String label) {
+        LockNames.validate(name);
+        Objects.requireNonNull(lease, "lease");
+        if (permits < 1) {
+            throw new IllegalArgumentException("Semaphore '" + name + "' must have at least 1 permit, not " + permits);
+        }
+        engine.checkPermitsOffered(name);
+        return new StoreSemaphore(this, name, permits, lease, label);
     }
 
     @Override

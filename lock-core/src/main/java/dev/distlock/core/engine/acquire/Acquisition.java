@@ -45,7 +45,8 @@ public final class Acquisition extends StoreTries
     public Acquisition(Engine engine, LockRequest request, long waitNanos, boolean interruptible,
             boolean async, Executor steps) {
         super(engine, request, waitNanos, interruptible, async, steps);
-        this.gate = new GatePass(request.state().gate, this, engine.cleanup(), request.name());
+        this.gate = new GatePass(request.takesPermits() ? null : request.state().gate, this, engine.cleanup(),
+                request.name());
     }
 
     /** Starts the acquisition: the future completes with the new hold, or {@code null} if the wait ran out. */

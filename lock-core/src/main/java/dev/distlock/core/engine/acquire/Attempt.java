@@ -81,6 +81,10 @@ public final class Attempt implements Consumer<Grant> {
      * @param queue whether the token queues (or refreshes its entry) if the lock is busy
      */
     public CompletionStage<AcquireResult> send(boolean queue) {
+        if (request.takesPermits()) {
+            return sends.takePermits(request.name(), token, request.permits(), request.limit(),
+                    request.leaseMillis(), queue, engine.waiterTimeoutMillis());
+        }
         return sends.tryAcquire(request.name(), token, request.leaseMillis(), queue, engine.waiterTimeoutMillis());
     }
 

@@ -6,9 +6,13 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One acquisition's place at its name's local {@link NameGate}: waiting to enter, inside, and given back at the end
- * unless a hold keeps it. Touched by the acquisition's steps only.
+ * unless a hold keeps it. Touched by the acquisition's steps only. An acquisition of permits passes no gate
+ * ({@code gate} {@code null}): several callers of one registry may hold permits of a name at once, and the store
+ * arbitrates between them as between processes.
  */
 public final class GatePass {
+
+    private static final CompletableFuture<Void> NO_GATE = CompletableFuture.completedFuture(null);
 
     private final NameGate gate;
     private final NameGate.Caller caller;
@@ -26,6 +30,9 @@ public final class GatePass {
 
     /** Queues at the gate; the future completes when this call may go to the store (or the registry closes). */
     CompletableFuture<Void> enter() {
+        if (gate == null) {
+            return NO_GATE;
+        }
         waiting = gate.enter(caller);
         return waiting.entry;
     }
@@ -41,12 +48,12 @@ public final class GatePass {
 
     /** The first try the predecessor sent for this call with its release, or {@code null}: it sends its own. */
     NameGate.PassedTry passed() {
-        return waiting.passed();
+        return waiting != null ? waiting.passed() : null;
     }
 
     /** The wait ran out before the gate let the call in: true if it left the gate's queue (and ends unlocked). */
     boolean giveUp() {
-        return gate.withdraw(waiting);
+        return gate != null && gate.withdraw(waiting);
     }
 
     /**
@@ -55,6 +62,9 @@ public final class GatePass {
      * up is abandoned once answered (it may have taken the lock), and the gate goes on at once.
      */
     void ended(boolean withHold) {
+        if (gate == null) {
+            return;
+        }
         if (!inside && waiting != null && !gate.withdraw(waiting)) {
             waiting.entry.thenRun(() -> {
                 abandonUnused(waiting.passed());

@@ -199,6 +199,17 @@ public final class Hold extends TrustedLease {
         }
     }
 
+    /** A hold of permits, which no local gate let in: it has no gate to give back or hand on. */
+    public Hold withoutGate() {
+        OWNS_GATE.setVolatile(this, false);
+        return this;
+    }
+
+    /** Whether the hold owns its name's gate: a hold of the name's lock, until it gives the gate back or on. */
+    boolean ownsGate() {
+        return ownsGate;
+    }
+
     /** The hold no longer gives its gate back: {@link LocalHandOff} hands it on. */
     void handOnGate() {
         OWNS_GATE.setVolatile(this, false);

@@ -35,7 +35,7 @@ public final class LocalHandOff {
      * waits (the hold then gives the gate back as usual, after its release).
      */
     static LocalHandOff take(Hold hold, EngineRuntime runtime, long waiterTimeoutMillis) {
-        NameGate.Waiting next = hold.state.gate.handOn();
+        NameGate.Waiting next = hold.ownsGate() ? hold.state.gate.handOn() : null;
         if (next == null) {
             return null;
         }
