@@ -52,8 +52,9 @@ public final class InMemoryLockStore
     public InMemoryLockStore(Clock clock, Duration fenceRetention) {
         this.clock = Objects.requireNonNull(clock, "clock");
         long retention = Objects.requireNonNull(fenceRetention, "fenceRetention").toMillis();
-        this.table = new LockTable(this.clock, retention);
-        this.permits = new PermitTable(retention);
+        FencingTokens fences = new FencingTokens(retention);
+        this.table = new LockTable(this.clock, retention, fences);
+        this.permits = new PermitTable(retention, fences);
         this.capabilities = StoreCapabilities.builder().queue(this).handOffs(this).fenceRaising(this).reads(this)
                 .forcedRelease(this).announcements(new AnnouncedRegistries(this.clock)).permits(this).build();
     }
@@ -62,10 +63,12 @@ public final class InMemoryLockStore
     public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
         return handingOff(pending -> {
-            if (permits.inUse(name, clock.millis())) {
+            long now = clock.millis();
+            if (permits.inUse(name, now)) {
                 throw new IllegalStateException("Lock '" + name + "' cannot be taken: the name is a semaphore now, "
                         + "whose permits are held or waited for");
             }
+            permits.delete(name); // an unused semaphore: the name is a lock from now on
             return table.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis, pending);
         });
     }
@@ -184,9 +187,10 @@ public final class InMemoryLockStore
     public void close() {
     }
 
-    /** Deletes the lock as an outsider would (a test of lock loss). Nobody is told; waiters find out by polling. */
+    /** Deletes the lock (or the semaphore) as an outsider would (a test of lock loss). Nobody is told; waiters find out by polling. */
     public synchronized void delete(String name) {
         table.delete(name);
+        permits.delete(name);
     }
 
     /** Replaces the lock's owner by {@code token}, without expiry, as an outsider would. */

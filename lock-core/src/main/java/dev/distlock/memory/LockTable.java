@@ -24,9 +24,10 @@ final class LockTable {
     private final WaiterQueues queues = new WaiterQueues();
     private int acquisitionsSinceSweep;
 
-    LockTable(Clock clock, long fenceRetentionMillis) {
+    /** @param fences the fencing-token counts, shared with the store's semaphores: a name's tokens grow across kinds */
+    LockTable(Clock clock, long fenceRetentionMillis, FencingTokens fences) {
         this.clock = clock;
-        this.holds = new Holds(new FencingTokens(fenceRetentionMillis));
+        this.holds = new Holds(fences);
         this.released = new ReleaseTraces(fenceRetentionMillis);
     }
 

@@ -8,7 +8,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The in-memory store's semaphores with leased permits, by the rules the Redis scripts keep for them: per name, the
@@ -23,10 +22,13 @@ import java.util.concurrent.TimeUnit;
 final class PermitTable {
 
     private final long fenceRetentionMillis;
+    private final FencingTokens fences;
     private final Map<String, Permits> names = new HashMap<>();
 
-    PermitTable(long fenceRetentionMillis) {
+    /** @param fences the fencing-token counts, shared with the store's locks: a name's tokens grow across kinds */
+    PermitTable(long fenceRetentionMillis, FencingTokens fences) {
         this.fenceRetentionMillis = fenceRetentionMillis;
+        this.fences = fences;
     }
 
     /** Whether {@code name} is a semaphore now: it has owners or waiters, or keeps its last fencing token. */
@@ -69,7 +71,7 @@ final class PermitTable {
         Waiter head = permits.firstLiveWaiter(now);
         if ((head == null || head.token().equals(token)) && permits.inUse() + count <= limit) {
             permits.waiters.remove(token);
-            return AcquireResult.acquired(permits.grant(token, count, leaseMillis, now), now);
+            return AcquireResult.acquired(permits.grant(name, token, count, leaseMillis, now), now);
         }
         if (queue) {
             permits.waiters.merge(token, new Waiter(token, count, leaseMillis, waiterTimeoutMillis,
@@ -102,7 +104,7 @@ final class PermitTable {
                     && permits.owners.values().stream().noneMatch(owner -> owner.fence() == fence);
         }
         permits.keptUntil = now + fenceRetentionMillis;
-        permits.handOn(now, pending);
+        permits.handOn(name, now, pending);
         return true;
     }
 
@@ -127,6 +129,11 @@ final class PermitTable {
     long remainingLeaseMillis(String name, String token, long now) {
         Owner owner = names.get(name).live(token, now);
         return owner == null ? -1 : owner.expiresAt() - now;
+    }
+
+    /** Forgets the semaphore, as an outsider deleting its key would: its holders find their permits lost. */
+    void delete(String name) {
+        names.remove(name);
     }
 
     /** How many waiters are queued with live entries. */
@@ -189,12 +196,10 @@ final class PermitTable {
             return owners.values().stream().mapToLong(owner -> owner.expiresAt() - now).min().orElse(-1);
         }
 
-        /** The next fencing token: above the last one while it is kept, and at least the clock in microseconds. */
-        long grant(String token, int count, long leaseMillis, long now) {
-            long micros = TimeUnit.MILLISECONDS.toMicros(now);
-            boolean kept = keptUntil > now || !owners.isEmpty();
-            long next = kept ? Math.max(fence + 1, micros) : micros;
-            if (lifeEnded || !kept) {
+        /** Grants the permits with the name's next fencing token (see {@link FencingTokens#next}). */
+        long grant(String name, String token, int count, long leaseMillis, long now) {
+            long next = fences.next(name, now);
+            if (lifeEnded || keptUntil <= now && owners.isEmpty()) {
                 origin = next;
                 lifeEnded = false;
             }
@@ -205,12 +210,12 @@ final class PermitTable {
         }
 
         /** Hands the free permits to the waiters at the head of the queue, in order, as long as each fits. */
-        void handOn(long now, List<Notice> pending) {
+        void handOn(String name, long now, List<Notice> pending) {
             for (Waiter head = firstLiveWaiter(now); head != null && inUse() + head.count() <= limit;
                     head = firstLiveWaiter(now)) {
                 waiters.remove(head.token());
                 long claim = Math.min(head.leaseMillis(), head.timeoutMillis());
-                long granted = grant(head.token(), head.count(), claim, now);
+                long granted = grant(name, head.token(), head.count(), claim, now);
                 pending.add(new Notice(head.token(), new Grant(granted, now, claim)));
             }
         }

@@ -22,6 +22,7 @@ final class LockScripts {
 
     static final Script ACQUIRE = load("acquire.lua", "acquire", ReturnType.MULTI, 3);
     static final Script LEAVE = load("leave.lua", "leave", ReturnType.MULTI, 3);
+    static final Script TAKE_PERMITS = load("take_permits.lua", "take_permits", ReturnType.MULTI, 3);
     static final Script RELEASE = load("release.lua", "release_lock", ReturnType.MULTI, 3);
     static final Script ABANDON = load("abandon.lua", "abandon", ReturnType.MULTI, 3);
     /** Runs acquire.lua's function too: its text carries that file as well (the library has it already). */
@@ -44,7 +45,8 @@ final class LockScripts {
      * Releases, renewals and leaving the queue may run when Redis is out of memory ({@code allow-oom}): they free
      * memory or keep a hold, as their scripts did.
      */
-    static final FunctionLibrary LIBRARY = FunctionLibrary.of(read("common.lua"), List.of(ACQUIRE, PASS_ON),
+    static final FunctionLibrary LIBRARY = FunctionLibrary.of(read("common.lua"),
+            List.of(ACQUIRE, PASS_ON, TAKE_PERMITS),
             List.of(RELEASE, ABANDON, LEAVE, EXTEND, RENEW_ALL), List.of(REMAINING));
 
     private LockScripts() {

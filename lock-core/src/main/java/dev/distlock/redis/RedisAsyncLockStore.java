@@ -39,6 +39,13 @@ final class RedisAsyncLockStore implements AsyncLockStore {
     }
 
     @Override
+    public CompletionStage<AcquireResult> takePermits(String name, String token, int permits, int limit,
+            long leaseMillis, boolean queue, long waiterTimeoutMillis) {
+        return scripts.run(LockScripts.TAKE_PERMITS, ScriptReplies::acquireResult,
+                arguments.takePermits(name, token, permits, limit, leaseMillis, queue, waiterTimeoutMillis));
+    }
+
+    @Override
     public CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
         return scripts.run(LockScripts.LEAVE, ScriptReplies::acquireResult, arguments.leave(name, token, leaseMillis));
     }

@@ -8,6 +8,7 @@ import dev.distlock.core.spi.FenceRaising;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.PassOn;
 import dev.distlock.core.spi.PassingOn;
+import dev.distlock.core.spi.PermitClaims;
 import dev.distlock.core.spi.Renewal;
 import dev.distlock.core.spi.StoreCapabilities;
 import dev.distlock.core.spi.WaitQueue;
@@ -22,7 +23,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * a blocking caller, who waits for the reply: no Spring Data connection is made per call. Elsewhere, and for an
  * operator's reads, they run on a Spring Data connection.
  */
-final class RedisLockStore implements LockStore, WaitQueue, PassingOn, BatchRenewal, FenceRaising {
+final class RedisLockStore implements LockStore, WaitQueue, PassingOn, BatchRenewal, FenceRaising, PermitClaims {
 
     /** The most writes that wait for replicas' acknowledgement at once for non-blocking callers. */
     private static final int ACKNOWLEDGING_THREADS = PipelineConnections.MAX_IDLE;
@@ -80,7 +81,7 @@ final class RedisLockStore implements LockStore, WaitQueue, PassingOn, BatchRene
         return StoreCapabilities.builder().queue(this).handOffs(inbox).async(async)
                 .passingOn(direct != null ? this : null)
                 .batchRenewal(!replicas.acks().fixed() && !cluster ? this : null)
-                .fenceRaising(this).reads(operator).forcedRelease(operator).announcements(operator)
+                .fenceRaising(this).reads(operator).forcedRelease(operator).announcements(operator).permits(this)
                 .failures(RedisFailures::classify).build();
     }
 
@@ -102,6 +103,18 @@ final class RedisLockStore implements LockStore, WaitQueue, PassingOn, BatchRene
         }
         return acquired(LockScripts.ACQUIRE, name, token,
                 arguments.acquire(name, token, leaseMillis, queue, waiterTimeoutMillis), required);
+    }
+
+    @Override
+    public AcquireResult takePermits(String name, String token, int permits, int limit, long leaseMillis,
+            boolean queue, long waiterTimeoutMillis) {
+        int required = replicas.required();
+        if (direct != null && required == 0) {
+            return NativeCalls.awaited(direct.takePermits(name, token, permits, limit, leaseMillis, queue,
+                    waiterTimeoutMillis));
+        }
+        return acquired(LockScripts.TAKE_PERMITS, name, token,
+                arguments.takePermits(name, token, permits, limit, leaseMillis, queue, waiterTimeoutMillis), required);
     }
 
     @Override

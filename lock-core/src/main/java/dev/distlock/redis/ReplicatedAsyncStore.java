@@ -41,6 +41,12 @@ final class ReplicatedAsyncStore implements AsyncLockStore {
     }
 
     @Override
+    public CompletionStage<AcquireResult> takePermits(String name, String token, int permits, int limit,
+            long leaseMillis, boolean queue, long waiterTimeoutMillis) {
+        return writer().takePermits(name, token, permits, limit, leaseMillis, queue, waiterTimeoutMillis);
+    }
+
+    @Override
     public CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
         return writer().leaveQueue(name, token, leaseMillis);
     }

@@ -40,6 +40,15 @@ final class ScriptArguments {
                 : withQueue(name, bytes(token), number(leaseMillis));
     }
 
+    /** The keys and arguments of the script that takes permits: the waiter's timeout and channel only if it queues. */
+    byte[][] takePermits(String name, String token, int permits, int limit, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        return queue
+                ? withQueue(name, bytes(token), number(leaseMillis), number(permits), number(limit),
+                        number(waiterTimeoutMillis), inboxChannel)
+                : withQueue(name, bytes(token), number(leaseMillis), number(permits), number(limit));
+    }
+
     /** The keys and arguments of the script that leaves the queue. */
     byte[][] leave(String name, String token, long leaseMillis) {
         return withQueue(name, bytes(token), number(leaseMillis));

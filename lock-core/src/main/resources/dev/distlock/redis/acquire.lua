@@ -25,6 +25,17 @@ local function acquire(keys, args)
     value = redis.pcall('GET', lock)
   end
   if type(value) == 'table' and value.err then
+    if string.find(value.err, 'WRONGTYPE', 1, true) and is_permits(lock) then
+      if live_permits(lock, now_ms) > 0 or first_permit_waiter(keys, now_ms) then
+        return redis.error_reply('ERR distlock: lock ' .. lock .. ' cannot be taken: the name is a semaphore now, '
+            .. 'whose permits are held or waited for')
+      end
+      -- a semaphore nobody uses: the lock goes on from its last token
+      local last = redis.call('HGET', lock, 'fence') or now_text
+      redis.call('DEL', lock)
+      redis.call('SET', lock, '~ ' .. last .. ' - ' .. last .. ' -', 'PX', lease)
+      return acquire(keys, args)
+    end
     if string.find(value.err, 'WRONGTYPE', 1, true) then
       return redis.error_reply('WRONGTYPE the lock key ' .. lock .. ' holds a ' .. redis.call('TYPE', lock).ok
           .. ', not a distlock lock: something else uses this key')

@@ -199,6 +199,164 @@ local function released_in_life(value, fence)
   return owner ~= nil and fence ~= nil and fence >= origin and fence <= last
 end
 
+-- A semaphore with leased permits is one hash key, KEYS[1] (the name's key, where a lock is a string), with
+--   limit      how many permits the processes using it declared
+--   fence      the last fencing token issued for one of its holds (the key outlives its holds by the fence retention)
+--   origin     the first fencing token of its current life, '' once a hold ended without its release
+--   o:<token>  a holder: '<lease end ms> <permits> <fencing token>' on the server clock; a holder whose lease end
+--              passed is gone, dropped by the next script that looks (which ends the life)
+-- Its waiters queue in the same two keys as a lock's, a waiters entry being '<deadline ms> <lease ms> <timeout ms>
+-- <permits> <channel>'. These functions run only where a script finds a hash, off the lock's hot path.
+
+-- Whether the key is a semaphore's: a hash with both its count and its fencing token (a hash something else wrote
+-- is nobody's semaphore, and nobody's to take or to release).
+local function is_permits(lock)
+  return redis.call('TYPE', lock).ok == 'hash' and redis.call('HEXISTS', lock, 'limit') == 1
+      and redis.call('HEXISTS', lock, 'fence') == 1
+end
+
+-- Makes the key live at least ms from now (a new key has no expiry yet).
+local function keep(key, ms)
+  if redis.call('PTTL', key) < tonumber(ms) then
+    redis.call('PEXPIRE', key, ms)
+  end
+end
+
+-- Drops the holders whose lease ran out (which ends the life); returns the permits the live holders have and the
+-- soonest of their lease ends from now (-1 if none).
+local function live_permits(lock, now_ms)
+  local fields = redis.call('HGETALL', lock)
+  local used, soonest = 0, -1
+  for i = 1, #fields, 2 do
+    if string.sub(fields[i], 1, 2) == 'o:' then
+      local ends, count = string.match(fields[i + 1], '^(%d+) (%d+)')
+      local left = tonumber(ends) - now_ms
+      if left <= 0 then
+        redis.call('HDEL', lock, fields[i])
+        redis.call('HSET', lock, 'origin', '')
+      else
+        used = used + tonumber(count)
+        if soonest < 0 or left < soonest then
+          soonest = left
+        end
+      end
+    end
+  end
+  return used, soonest
+end
+
+-- The holder entry of the token, if it is live: its lease end, the rest of the entry ('<permits> <fence>') and
+-- its fencing token; a holder whose lease ran out is dropped (which ends the life).
+local function permit_holder(lock, token, now_ms)
+  local field = 'o:' .. token
+  local entry = redis.call('HGET', lock, field)
+  if not entry then
+    return nil
+  end
+  local ends, rest, fence = string.match(entry, '^(%d+) (%d+ (%d+))$')
+  if tonumber(ends) <= now_ms then
+    redis.call('HDEL', lock, field)
+    redis.call('HSET', lock, 'origin', '')
+    return nil
+  end
+  return tonumber(ends), rest, tonumber(fence)
+end
+
+-- Sets the token's lease to ms from now (only longer if only_longer); 1 if the token holds permits, else 0.
+local function set_permits_lease(lock, token, ms, only_longer, now_ms)
+  local ends, rest = permit_holder(lock, token, now_ms)
+  if not ends then
+    return 0
+  end
+  if not only_longer or now_ms + ms > ends then
+    redis.call('HSET', lock, 'o:' .. token, fmt(now_ms + ms) .. ' ' .. rest)
+  end
+  keep(lock, ms)
+  return 1
+end
+
+-- Grants count permits to the token with a lease of ms: returns the fencing token, or nil if they are exhausted.
+local function grant_permits(lock, token, count, lease, now_ms, now_us)
+  local next = next_fence(tonumber(redis.call('HGET', lock, 'fence')), now_us)
+  if not next then
+    return nil
+  end
+  local text = fmt(next)
+  local origin = redis.call('HGET', lock, 'origin')
+  if not origin or origin == '' then
+    redis.call('HSET', lock, 'origin', text)
+  end
+  redis.call('HSET', lock, 'fence', text, 'o:' .. token, fmt(now_ms + lease) .. ' ' .. count .. ' ' .. text)
+  keep(lock, lease)
+  return next
+end
+
+-- The first waiter of a semaphore's queue whose entry is live, left in the queue; dead entries before it dropped.
+local function first_permit_waiter(keys, now_ms)
+  local queue, waiters = keys[2], keys[3]
+  local token = redis.call('LINDEX', queue, 0)
+  while token do
+    local entry = redis.call('HGET', waiters, token)
+    if entry then
+      local deadline, lease, timeout, count, channel = string.match(entry, '^(%d+) (%d+) (%d+) (%d+) (.*)$')
+      if deadline and tonumber(deadline) >= now_ms then
+        return { token = token, lease = tonumber(lease), timeout = tonumber(timeout), count = tonumber(count),
+                 channel = channel }
+      end
+      redis.call('HDEL', waiters, token)
+    end
+    redis.call('LPOP', queue)
+    token = redis.call('LINDEX', queue, 0)
+  end
+  return nil
+end
+
+-- Hands free permits to the waiters at the head of the queue, in order, as long as each one's fit, each with its
+-- claim lease and a notice as a lock's hand-off; used: the permits held now. Returns Redis's error of a refused
+-- PUBLISH, or nil.
+local function hand_on_permits(keys, used, now_ms, now_us)
+  local lock = keys[1]
+  local limit = tonumber(redis.call('HGET', lock, 'limit'))
+  local refused
+  local waiter = first_permit_waiter(keys, now_ms)
+  while waiter and used + waiter.count <= limit do
+    redis.call('LPOP', keys[2])
+    redis.call('HDEL', keys[3], waiter.token)
+    local claim = math.min(waiter.lease, waiter.timeout)
+    local fence = grant_permits(lock, waiter.token, waiter.count, claim, now_ms, now_us)
+    if not fence then
+      break
+    end
+    used = used + waiter.count
+    local published = redis.pcall('PUBLISH', waiter.channel,
+        waiter.token .. ' ' .. fmt(fence) .. ' ' .. fmt(now_ms) .. ' ' .. fmt(claim))
+    if type(published) == 'table' and published.err then
+      refused = published.err
+    end
+    waiter = first_permit_waiter(keys, now_ms)
+  end
+  return refused
+end
+
+-- Gives back the token's permits and hands them on (see release). A release run again finds by its fence that its
+-- first run took effect: a token of this life, held by nobody now.
+local function release_permits(keys, token, retention, fence)
+  local lock = keys[1]
+  local now_ms, now_us = clock()
+  local used = live_permits(lock, now_ms)
+  local field = 'o:' .. token
+  local entry = redis.call('HGET', lock, field)
+  if not entry then
+    local first, last, run = tonumber(redis.call('HGET', lock, 'origin')), tonumber(redis.call('HGET', lock, 'fence')),
+        fence and tonumber(fence)
+    return { (first and run and run >= first and run <= last) and 1 or 0 }
+  end
+  redis.call('HDEL', lock, field)
+  keep(lock, retention)
+  local refused = hand_on_permits(keys, used - tonumber(string.match(entry, '^%d+ (%d+)')), now_ms, now_us)
+  return refused and { 1, refused } or { 1 }
+end
+
 -- Releases the lock if the token holds it: hands it to the first live waiter, or frees it. fence: the hold's fencing
 -- token (text), by which a release run again finds that its first run released the hold; nil if not known.
 -- Returns {1} or {1, PUBLISH error} if released (also when a release run again finds that its first run took
@@ -206,6 +364,9 @@ end
 local function release(keys, token, retention, fence)
   local lock = keys[1]
   local value = read(lock)
+  if value == false and is_permits(lock) then
+    return release_permits(keys, token, retention, fence)
+  end
   local last, mark, origin
   if owns(value, token) then
     last, mark, origin = hold_parts(value)

@@ -1,4 +1,4 @@
--- Renews several holds in one call: for each lock held under its token, makes the remaining lease at least the
+-- Renews several holds in one call (a semaphore's holders too, see common.lua): for each lock held under its token, makes the remaining lease at least the
 -- given one, never shorter (a renewal, as extend.lua's '1').
 -- KEYS: the locks (see common.lua), all in one cluster slot on a cluster
 -- ARGV: for each lock, in the same order, its owner token; then, for each, its lease in milliseconds
@@ -7,9 +7,12 @@ local function renew_all(keys, args)
   local count = #keys
   local owned = {}
   for i = 1, count do
-    if owns(read(keys[i]), args[i]) then
+    local value = read(keys[i])
+    if owns(value, args[i]) then
       lengthen(keys[i], args[count + i], false)
       owned[i] = 1
+    elseif value == false and is_permits(keys[i]) then
+      owned[i] = set_permits_lease(keys[i], args[i], tonumber(args[count + i]), true, clock())
     else
       owned[i] = 0
     end

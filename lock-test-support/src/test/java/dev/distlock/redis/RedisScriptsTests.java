@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.LockStore;
+import dev.distlock.core.spi.PermitClaims;
 import dev.distlock.test.RedisServer;
 import java.time.Duration;
 import java.util.List;
@@ -308,6 +309,40 @@ abstract class RedisScriptsTests {
         assertThat(store.extend("job", "T", LEASE)).isFalse();
         assertThat(store.release("job", "T", 1)).isFalse();
         assertThat(store.remainingLeaseMillis("job", "T")).isNegative();
+    }
+
+    @Test
+    void aHashSomethingElseWroteIsNoSemaphoreAndIsLeftAlone() {
+        server().command("HSET", LOCK, "field", "value");
+        PermitClaims permits = store.capabilities().permits().orElseThrow();
+
+        assertThatThrownBy(() -> permits.takePermits("job", "T", 1, 2, LEASE, false, TIMEOUT))
+                .hasStackTraceContaining("holds a hash, not a distlock semaphore");
+        assertThat(store.release("job", "T", 1)).isFalse();
+        assertThat(server().command("HGETALL", LOCK)).asList().hasSize(2);
+    }
+
+    @Test
+    void aSemaphoreHoldersPermitsComeBackAtItsLeaseEndAndItsHolderEntryIsGone() throws Exception {
+        PermitClaims permits = store.capabilities().permits().orElseThrow();
+        AcquireResult dead = permits.takePermits("job", "dead", 2, 2, 300, false, TIMEOUT);
+        assertThat(dead.acquired()).isTrue();
+        assertThat(permits.takePermits("job", "T", 1, 2, LEASE, false, TIMEOUT).acquired()).isFalse();
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        AcquireResult after = permits.takePermits("job", "T", 1, 2, LEASE, false, TIMEOUT);
+        while (!after.acquired() && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(20); // a poll: the dead holder's lease runs out on the server's clock
+            after = permits.takePermits("job", "T", 1, 2, LEASE, false, TIMEOUT);
+        }
+
+        assertThat(after.acquired()).as("a permit, once the 300 ms lease ran out").isTrue();
+        assertThat(after.fencingToken()).isGreaterThan(dead.fencingToken());
+        assertThat(server().command("HEXISTS", LOCK, "o:dead")).isEqualTo(0L);
+        assertThat(store.release("job", "dead", dead.fencingToken())).as("the dead holder's release finds it lost")
+                .isFalse();
+        assertThat(store.release("job", "T", after.fencingToken())).isTrue();
+        assertThat(store.release("job", "T", after.fencingToken())).as("a replay finds its release").isTrue();
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.distlock.redlock;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.distlock.core.LockListener;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.test.RedisServer;
@@ -7,6 +9,7 @@ import dev.distlock.test.RedisServerExtension;
 import dev.distlock.test.contract.LockRegistryContract;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -33,6 +36,15 @@ class RedlockLockRegistryContractIT extends LockRegistryContract {
     @Override
     protected void overwriteFromOutside(LockRegistry registry, String name, String value) {
         onEveryServer("SET", ((RedlockLockRegistry) registry).keyOf(name), value);
+    }
+
+    /** A semaphore would need a majority's permits counted alike on every server: Redlock offers none, and says so. */
+    @Test
+    void aSemaphoreIsRefusedAtOnceNamingTheStore() throws Exception {
+        LockRegistry registry = registry();
+
+        assertThatThrownBy(() -> registry.semaphore("permits", 3)).isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("RedlockLockStore offers no semaphores with leased permits");
     }
 
     private static void onEveryServer(String... command) {

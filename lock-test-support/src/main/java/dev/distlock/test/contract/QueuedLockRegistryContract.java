@@ -28,15 +28,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * What every registry whose waiters queue in the backend must do besides {@link LockRegistryContract}: the
+ * What every registry whose waiters queue in the backend must do besides {@link LockRegistryContract} and
+ * {@link SemaphoreContract}: the
  * lock passes in arrival order across processes, a release hands it to the first waiter (who confirms its
  * lease), waiters that give up or whose registry closes leave the queue, and inspection counts the waiters.
  * The Redis and in-memory registries pass it; a Redlock registry, whose waiters poll, does not queue.
  */
-public abstract class QueuedLockRegistryContract extends LockRegistryContract {
-
-    /** How many acquisitions of other registries wait in the backend's queue for the lock. */
-    protected abstract long waitersQueued(LockRegistry registry, String name) throws Exception;
+public abstract class QueuedLockRegistryContract extends SemaphoreContract {
 
     @Test
     void waitersOfSeveralProcessesGetTheLockInTheOrderTheyQueued() throws Exception {
