@@ -79,4 +79,14 @@ public interface LeasedSemaphore {
     default CompletionStage<DetachedLock> acquireAsync() {
         return tryAcquireAsync(1, Duration.ofNanos(Long.MAX_VALUE));
     }
+
+    /**
+     * A new lock-shaped handle on one permit, for code written for a {@link FencedLock} (the annotation,
+     * {@code executeLocked}-style helpers): {@code lock()} and {@code tryLock} take a permit for the calling thread,
+     * {@code unlock()} gives it back; the holder thread may lock the handle again (a count, not a second permit),
+     * and {@code detach()} or {@code tryLockAsync} give the permit as a {@link DetachedLock}. One handle holds one
+     * permit at a time: take a handle per caller. {@link FencedLock#isLocked()} tells whether this handle holds a
+     * permit.
+     */
+    FencedLock asLock();
 }

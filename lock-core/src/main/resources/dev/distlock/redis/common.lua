@@ -210,9 +210,12 @@ end
 
 -- Whether the key is a semaphore's: a hash with both its count and its fencing token (a hash something else wrote
 -- is nobody's semaphore, and nobody's to take or to release).
+local function permit_marks(lock)
+  return redis.call('HEXISTS', lock, 'limit') == 1 and redis.call('HEXISTS', lock, 'fence') == 1
+end
+
 local function is_permits(lock)
-  return redis.call('TYPE', lock).ok == 'hash' and redis.call('HEXISTS', lock, 'limit') == 1
-      and redis.call('HEXISTS', lock, 'fence') == 1
+  return redis.call('TYPE', lock).ok == 'hash' and permit_marks(lock)
 end
 
 -- Makes the key live at least ms from now (a new key has no expiry yet).

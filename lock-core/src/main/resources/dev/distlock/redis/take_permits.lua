@@ -25,7 +25,7 @@ local function take_permits(keys, args)
     redis.call('HSET', lock, 'fence', fmt(fence), 'origin', '', 'limit', fmt(limit))
   elseif kind == 'none' then
     redis.call('HSET', lock, 'fence', '0', 'origin', '', 'limit', fmt(limit))
-  elseif kind ~= 'hash' or not is_permits(lock) then
+  elseif kind ~= 'hash' or not permit_marks(lock) then
     return redis.error_reply('WRONGTYPE the semaphore key ' .. lock .. ' holds a ' .. kind
         .. ', not a distlock semaphore: something else uses this key')
   end

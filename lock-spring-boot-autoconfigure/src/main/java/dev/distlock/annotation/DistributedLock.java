@@ -88,6 +88,17 @@ public @interface DistributedLock {
     TimeoutAction onTimeout() default TimeoutAction.FAIL;
 
     /**
+     * A concurrency limit across every instance instead of a lock: at most this many calls run at once, each holding
+     * one of the leased permits of the semaphore {@link #name()} ({@link dev.distlock.core.LockRegistry#semaphore}),
+     * with the same timeout, lease, {@code holdAtLeast}, {@code onTimeout} and label as a lock. Every instance must
+     * declare the same number for a name. The name must be one name. {@code 0} (the default): a lock, one call at
+     * a time.
+     *
+     * @since 0.1.0
+     */
+    int permits() default 0;
+
+    /**
      * The lock's label in metrics and events. Empty: the name itself when it is a literal, otherwise
      * {@code SimpleClassName.methodName}. Never the evaluated key, which would make unbounded metrics.
      */

@@ -2,6 +2,7 @@ package dev.distlock.aop;
 
 import dev.distlock.core.DistributedLockException;
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.InvalidLockNameException;
 import dev.distlock.core.LockRegistry;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -44,12 +45,23 @@ final class LockExecution {
         try {
             names = operation.literalKey() != null ? List.of(operation.literalKey())
                     : keys.evaluate(operation, args, target);
-            lock = names.size() == 1 ? locks.obtain(names.get(0), operation.lease(), operation.label())
+            lock = operation.permits() > 0 ? permit(locks, operation, names)
+                    : names.size() == 1 ? locks.obtain(names.get(0), operation.lease(), operation.label())
                     : locks.obtainAll(names, operation.lease(), operation.label());
         } catch (DistributedLockException keyFailure) {
             return operation.returnHandler().failed(keyFailure);
         }
         return operation.returnHandler().execute(new LockCall(operation, locks, lock, names, invoker,
                 observer.get(), methodExecutor));
+    }
+
+    /** A handle on one permit of the name's semaphore; the name must be one name. */
+    private static FencedLock permit(LockRegistry locks, LockOperation operation, List<String> names) {
+        if (names.size() != 1) {
+            throw new InvalidLockNameException(names.toString(), "@DistributedLock on " + operation.description()
+                    + " has permits = " + operation.permits() + ", which limits calls per semaphore name, but its "
+                    + "name gave " + names.size() + " names; give one name");
+        }
+        return locks.semaphore(names.get(0), operation.permits(), operation.lease(), operation.label()).asLock();
     }
 }

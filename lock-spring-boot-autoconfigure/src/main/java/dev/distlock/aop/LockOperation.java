@@ -24,12 +24,13 @@ import org.springframework.expression.Expression;
  * @param holdAtLeast how long after the method started the lock stays taken at least; zero for no minimum
  * @param label the lock's label in events and metrics
  * @param onTimeout what a call does when it cannot get the lock in time
+ * @param permits how many calls may run at once, each with a permit of the name's semaphore; 0 for a lock
  * @param returnHandler how long the lock is held, given the return type
  * @param problems why the declaration is unusable; empty when it is fine
  */
 record LockOperation(Method method, Class<?> targetClass, String description, String name, String literalKey,
         Expression keyExpression, Set<String> beanReferences, Duration waitTimeout, Lease lease, Duration holdAtLeast, String label,
-        TimeoutAction onTimeout, ReturnHandler returnHandler, List<String> problems) {
+        TimeoutAction onTimeout, int permits, ReturnHandler returnHandler, List<String> problems) {
 
     /** Fails a call of an unusable declaration (when no validator stopped the application at startup). */
     void requireValid() {

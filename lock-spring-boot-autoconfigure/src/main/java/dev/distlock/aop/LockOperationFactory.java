@@ -78,6 +78,10 @@ final class LockOperationFactory {
             report.add("holdAtLeast '" + annotation.holdAtLeast() + "' is out of range; allowed: 0 (release at once) "
                     + "up to " + Lease.MAX.toDays() + " days");
         }
+        if (annotation.permits() < 0) {
+            report.add("permits = " + annotation.permits() + " is negative; allowed: 0 (a lock, one call at a time) or "
+                    + "1 and more (at most that many calls at once, across every instance)");
+        }
         ReturnHandler handler = null;
         try {
             handler = ReturnHandlers.forMethod(method);
@@ -92,13 +96,13 @@ final class LockOperationFactory {
         }
         if (!problems.isEmpty()) {
             return new LockOperation(method, targetClass, description, name, null, null, beans, null, null, null,
-                    label(annotation, name, expression, targetClass, method), annotation.onTimeout(), null,
-                    List.copyOf(problems));
+                    label(annotation, name, expression, targetClass, method), annotation.onTimeout(),
+                    annotation.permits(), null, List.copyOf(problems));
         }
         Lease lease = fixedLease != null ? Lease.fixed(fixedLease) : defaults.defaultLease();
         return new LockOperation(method, targetClass, description, name, expression == null ? name : null,
                 expression, beans, wait, lease, holdAtLeast, label(annotation, name, expression, targetClass, method),
-                annotation.onTimeout(), handler, List.of());
+                annotation.onTimeout(), annotation.permits(), handler, List.of());
     }
 
     private Expression parse(String name, Method method, Problems report) {

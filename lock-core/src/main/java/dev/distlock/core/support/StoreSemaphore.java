@@ -1,6 +1,7 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.DetachedLock;
+import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LeasedSemaphore;
 import java.time.Duration;
@@ -49,6 +50,11 @@ final class StoreSemaphore implements LeasedSemaphore {
         }
         return registry.acquirer().acquirePermitsAsync(name, count, permits, lease, label,
                 StoreLock.waitNanos(wait));
+    }
+
+    @Override
+    public FencedLock asLock() {
+        return new PermitLock(this);
     }
 
     private void checkCount(int count) {
