@@ -45,10 +45,19 @@ final class LockProcess implements AutoCloseable {
      * @param poll its waiters' poll interval
      */
     static LockProcess start(String label, int port, String name, Duration lease, boolean renewed, Duration poll) {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+        return start(label, port, name, lease, renewed, poll, 0);
+    }
+
+    /** As {@link #start(String, int, String, Duration, boolean, Duration)}, on one of {@code permits} (if above 0). */
+    static LockProcess start(String label, int port, String name, Duration lease, boolean renewed, Duration poll,
+            int permits) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                 LockProcessMain.class.getName(), Integer.toString(port), name, Long.toString(lease.toMillis()),
-                renewed ? "renewed" : "fixed", Long.toString(poll.toMillis()));
+                renewed ? "renewed" : "fixed", Long.toString(poll.toMillis())));
+        if (permits > 0) {
+            command.add(Integer.toString(permits));
+        }
         Process process;
         try {
             process = new ProcessBuilder(command).redirectErrorStream(true).start();

@@ -28,7 +28,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * and losses are reported when the registry finds them: {@code event lost <fencing token>}. Each of these
  * lines starts with {@value #ANSWER}, to tell it from the process's logging.
  *
- * <p>Arguments: Redis port, lock name, lease in ms, {@code renewed} or {@code fixed}, poll interval in ms.
+ * <p>Arguments: Redis port, lock name, lease in ms, {@code renewed} or {@code fixed}, poll interval in ms, and
+ * optionally a number of permits: the process then uses one permit of the semaphore of that name
+ * ({@link dev.distlock.core.LeasedSemaphore#asLock()}) instead of the lock.
  */
 public final class LockProcessMain {
 
@@ -55,7 +57,9 @@ public final class LockProcessMain {
                     }
                 })
                 .build();
-        FencedLock lock = registry.obtain(args[1], "renewed".equals(args[3]) ? Lease.renewed(lease) : Lease.fixed(lease));
+        Lease leased = "renewed".equals(args[3]) ? Lease.renewed(lease) : Lease.fixed(lease);
+        FencedLock lock = args.length > 5 ? registry.semaphore(args[1], Integer.parseInt(args[5]), leased, null).asLock()
+                : registry.obtain(args[1], leased);
         // a running service has its connection and scripts ready: the first call of a cold JVM may take longer
         // than a short lease, and a hold is trusted only from the moment its acquire was sent
         FencedLock warmUp = registry.obtain(args[1] + ":warm-up");
