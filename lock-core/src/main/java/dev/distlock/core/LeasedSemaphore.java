@@ -24,8 +24,8 @@ import java.util.concurrent.CompletionStage;
  * }</pre>
  *
  * <p>Every process must declare the same number of permits for a name: a taking that declares another number while
- * the name's permits are held or waited for fails with an {@link IllegalStateException} in a
- * {@link LockBackendException}, never a silent mix. A name is a semaphore or a lock while it is in use, not both.
+ * the name's permits are held or waited for fails with a {@link LockBackendException} naming both
+ * numbers, never a silent mix. A name is a semaphore or a lock while it is in use, not both.
  * Permits are not re-entrant: each taking takes permits of its own, also from the thread that holds some.
  *
  * @since 0.1.0

@@ -8,7 +8,9 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.LeasedSemaphore;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockInfo;
@@ -111,7 +113,8 @@ class RedisErrorsIT {
     void aUserWithJustTheDocumentedRightsLocksWaitsAndHearsHandOffs() throws Exception {
         redis.server().command(("ACL SETUSER locks on >secret ~distlock:* &distlock:granted:* +evalsha +eval +fcall "
                 + "+function|load +exists +publish +subscribe +unsubscribe +ping +time +get +set +del +pexpire "
-                + "+pttl +type +lpop +rpush +lrem +lrange +hget +hset +hdel +hgetall +info +wait").split(" "));
+                + "+pttl +type +lpop +rpush +lrem +lrange +lindex +hget +hset +hdel +hexists +hgetall +info +wait")
+                .split(" "));
         FencedLock holder = registry(factory("locks"), UnaryOperator.identity()).obtain("job");
         // polls every minute: only a notice can wake it in time
         RedisLockRegistry waiterRegistry = registry(factory("locks"), b -> b.maxPollInterval(Duration.ofMinutes(1)));
@@ -134,6 +137,16 @@ class RedisErrorsIT {
         holder.extend(Duration.ofSeconds(60));
         assertThat(holder.remainingLease()).isPositive();
         holder.unlock();
+
+        LeasedSemaphore permits = waiterRegistry.semaphore("permits", 1);
+        DetachedLock permit = permits.tryAcquire(Duration.ZERO);
+        CompletableFuture<DetachedLock> next = permits.tryAcquireAsync(PATIENCE).toCompletableFuture();
+        RedisProbes.awaitUntil(() -> Long.valueOf(1).equals(redis.server().command("LLEN",
+                "distlock:{permits}:queue")));
+        permit.extend(Duration.ofSeconds(60));
+        assertThat(permit.remainingLease()).isPositive();
+        permit.unlock();
+        next.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS).unlock();
     }
 
     /** The ACL the README gave before inspections listed the queue: everything works, the queue is only counted. */

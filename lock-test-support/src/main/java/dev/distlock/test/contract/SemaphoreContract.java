@@ -42,6 +42,7 @@ public abstract class SemaphoreContract extends LockRegistryContract {
                 here.tryAcquire(NO_WAIT)));
 
         assertThat(held).doesNotContainNull();
+        assertThat(there.asLock().isLocked()).as("a handle holding nothing").isFalse();
         assertThat(there.tryAcquire(NO_WAIT)).as("a fourth permit").isNull();
         assertThat(held).extracting(DetachedLock::fencingToken).isSorted().doesNotHaveDuplicates();
         held.get(1).unlock();
