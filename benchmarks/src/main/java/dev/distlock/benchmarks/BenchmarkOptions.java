@@ -58,7 +58,9 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         /** The Java-side CPU time and allocation of one uncontended lock+unlock, in memory and on Redis. */
         COST,
         /** The watchdog's script calls per renewal period while ten thousand renewed holds are held. */
-        RENEWALS
+        RENEWALS,
+        /** A semaphore of 3 leased permits, 8 clients taking and giving back: distlock against Redisson. */
+        PERMITS
     }
 
     /** The cases of the cost check, in the order they run by default. */
@@ -67,7 +69,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
 
     static final String USAGE = """
             Options (defaults in brackets):
-              --parts scenarios,roundtrips,memory,jmh,async,topologies,cost,renewals   parts to run [all]
+              --parts scenarios,roundtrips,memory,jmh,async,topologies,cost,renewals,permits   parts to run [all]
               --skip jmh,memory                         parts not to run [none]
               --scenarios 1,2,3,4,5                     scenarios [all]
               --contenders distlock,redisson,si-spin,si-pubsub,floor   contenders, run in this order [these]

@@ -6,6 +6,7 @@ import dev.distlock.benchmarks.jmh.JmhResult;
 import dev.distlock.benchmarks.memory.MemoryResult;
 import dev.distlock.benchmarks.redis.CommandPaths;
 import dev.distlock.benchmarks.redis.RoundTrips;
+import dev.distlock.benchmarks.permits.PermitsResult;
 import dev.distlock.benchmarks.renewals.RenewalResult;
 import dev.distlock.benchmarks.report.MachineInfo;
 import dev.distlock.benchmarks.scenarios.Measurement;
@@ -28,6 +29,7 @@ import java.util.Map;
  * @param async the non-blocking callers
  * @param cost the Java-side cost of one uncontended lock+unlock, per case
  * @param renewals the watchdog's renewals of many holds at once
+ * @param permits the permits comparison, per contender
  * @param topologies each topology's name and description, in run order
  * @param topologyMeasurements distlock's scenario measurements on those topologies, in the order they ran
  * @param loadAtEnd the load averages when the run ended
@@ -35,6 +37,6 @@ import java.util.Map;
 public record BenchmarkResults(BenchmarkOptions options, LocalDate date, MachineInfo machine,
         Map<String, String> contenders, List<Measurement> measurements, List<RoundTrips> roundTrips,
         List<CommandPaths.CommandPath> paths, List<MemoryResult> memory, List<JmhResult> jmh, List<AsyncResult> async,
-        List<CostResult> cost, List<RenewalResult> renewals,
+        List<CostResult> cost, List<RenewalResult> renewals, List<PermitsResult> permits,
         Map<String, String> topologies, List<Measurement> topologyMeasurements, String loadAtEnd) {
 }

@@ -19,6 +19,8 @@ import dev.distlock.benchmarks.redis.RedisStats;
 import dev.distlock.benchmarks.redis.CommandPaths;
 import dev.distlock.benchmarks.redis.RoundTripProbe;
 import dev.distlock.benchmarks.redis.RoundTrips;
+import dev.distlock.benchmarks.permits.PermitsComparison;
+import dev.distlock.benchmarks.permits.PermitsResult;
 import dev.distlock.benchmarks.renewals.RenewalCheck;
 import dev.distlock.benchmarks.renewals.RenewalResult;
 import dev.distlock.benchmarks.report.MachineInfo;
@@ -106,10 +108,11 @@ public final class BenchmarkRun {
             List<AsyncResult> async = options.runs(Part.ASYNC) ? async(address, stats) : List.of();
             List<CostResult> cost = options.runs(Part.COST) ? cost(address, stats) : List.of();
             List<RenewalResult> renewals = options.runs(Part.RENEWALS) ? renewals(address, stats) : List.of();
+            List<PermitsResult> permits = options.runs(Part.PERMITS) ? permits(address, stats) : List.of();
             Map<String, String> topologyDescriptions = new LinkedHashMap<>();
             List<Measurement> topologies = options.runs(Part.TOPOLOGIES) ? topologies(topologyDescriptions) : List.of();
             return new BenchmarkResults(options, LocalDate.now(), machine, descriptions, measurements, roundTrips,
-                    paths, memory, jmh, async, cost, renewals, topologyDescriptions, topologies,
+                    paths, memory, jmh, async, cost, renewals, permits, topologyDescriptions, topologies,
                     MachineInfo.loadAverage());
         }
     }
@@ -220,6 +223,16 @@ public final class BenchmarkRun {
             factory.destroy();
             stats.flushAll();
         }
+    }
+
+    private List<PermitsResult> permits(RedisAddress address, RedisStats stats) throws Exception {
+        say("permits: %s, %d rounds of %d s", PermitsComparison.WORKLOAD, options.rounds(),
+                options.measurement().toSeconds());
+        List<PermitsResult> results = new PermitsComparison(address, stats).run(options.warmup(),
+                options.measurement(), options.rounds());
+        results.forEach(r -> say("  %-9s %,.0f takings/s (median), most inside at once %d, %d failed", r.contender(),
+                r.median(), r.mostInside(), r.failures()));
+        return results;
     }
 
     private List<AsyncResult> async(RedisAddress address, RedisStats stats) throws Exception {

@@ -10,6 +10,8 @@ import dev.distlock.benchmarks.memory.MemoryResult;
 import dev.distlock.benchmarks.memory.MemoryResult.Checkpoint;
 import dev.distlock.benchmarks.redis.CommandPaths;
 import dev.distlock.benchmarks.redis.RoundTrips;
+import dev.distlock.benchmarks.permits.PermitsComparison;
+import dev.distlock.benchmarks.permits.PermitsResult;
 import dev.distlock.benchmarks.renewals.RenewalResult;
 import dev.distlock.benchmarks.scenarios.Scenario;
 import dev.distlock.benchmarks.topologies.Topology;
@@ -42,7 +44,8 @@ public final class MarkdownReport {
         if (!results.measurements().isEmpty()) {
             comparison();
         }
-        if (!results.measurements().isEmpty() || !results.async().isEmpty() || !results.renewals().isEmpty()) {
+        if (!results.measurements().isEmpty() || !results.async().isEmpty() || !results.renewals().isEmpty()
+                || !results.permits().isEmpty()) {
             targets();
         }
         summaries.byScenario().forEach(this::scenario);
@@ -53,6 +56,7 @@ public final class MarkdownReport {
         async();
         cost();
         renewals();
+        permits();
         topologies();
         return out.toString();
     }
@@ -347,6 +351,30 @@ public final class MarkdownReport {
                     + " | " + Format.number(r.scriptsPerPeriod(), 1) + " | " + commands + " | "
                     + (r.allHeld() ? "all" : "**" + Format.number(r.heldAtEnd(), 0) + "**") + " | "
                     + Format.number(r.seconds(), 0) + " s |");
+        }
+        line();
+    }
+
+    private void permits() {
+        List<PermitsResult> permits = results.permits();
+        if (permits.isEmpty()) {
+            return;
+        }
+        line("### A semaphore of leased permits");
+        line();
+        line(PermitsComparison.WORKLOAD + ": each client on a connection of its own (a process each) takes a permit of "
+                + "one semaphore, holds it and gives it back, as fast as it can; every permit has its own lease (30 s). "
+                + "Takings per second, median of the rounds (range), and the most clients the harness ever counted "
+                + "inside at once.");
+        line();
+        line("| contender | what runs | takings/s | × Redisson | most inside at once | failed |");
+        line("| --- | --- | ---: | ---: | ---: | ---: |");
+        double redisson = permits.stream().filter(r -> r.contender().equals("redisson"))
+                .mapToDouble(PermitsResult::median).findFirst().orElse(Double.NaN);
+        for (PermitsResult r : permits) {
+            line("| " + r.contender() + " | " + r.description() + " | " + Format.number(r.median(), 0) + " ("
+                    + Format.number(r.min(), 0) + "–" + Format.number(r.max(), 0) + ") | "
+                    + Format.number(r.median() / redisson, 2) + " | " + r.mostInside() + " | " + r.failures() + " |");
         }
         line();
     }

@@ -8,6 +8,8 @@ import dev.distlock.benchmarks.cost.CostResult;
 import dev.distlock.benchmarks.jmh.JmhResult;
 import dev.distlock.benchmarks.memory.MemoryResult;
 import dev.distlock.benchmarks.redis.RoundTrips;
+import dev.distlock.benchmarks.permits.PermitsComparison;
+import dev.distlock.benchmarks.permits.PermitsResult;
 import dev.distlock.benchmarks.renewals.RenewalResult;
 import dev.distlock.benchmarks.report.TargetStatus.Verdict;
 import dev.distlock.benchmarks.scenarios.Measurement;
@@ -79,6 +81,7 @@ public final class Targets {
         targets.add(annotatedMonosOnOneName(results.async()));
         targets.add(annotatedMonosOnDistinctNames(results.async()));
         targets.add(renewals(results.renewals()));
+        targets.add(permits(results.permits()));
         return targets;
     }
 
@@ -203,6 +206,22 @@ public final class Targets {
                 + Format.number(r.holds(), 0) + " holds, lease " + Format.number(r.lease().toMillis() / 1000.0, 0)
                 + " s), " + (r.allHeld() ? "all held" : Format.number(r.heldAtEnd(), 0) + " still held"),
                 r.holds() < BUDGET_HOLDS ? Verdict.NOT_MEASURED : Verdict.of(r.withinBudget()));
+    }
+
+    /** Takings of a semaphore's permits: at least 1.3 times Redisson's, never more inside than permits. */
+    private static TargetStatus permits(List<PermitsResult> permits) {
+        String target = "permits (" + PermitsComparison.WORKLOAD + "): ≥ "
+                + Format.number(PermitsResult.MIN_RATIO_TO_REDISSON, 1) + " × Redisson's takings, at most "
+                + PermitsComparison.PERMITS + " inside";
+        Optional<PermitsResult> ours = permits.stream().filter(r -> r.contender().equals("distlock")).findFirst();
+        Optional<PermitsResult> theirs = permits.stream().filter(r -> r.contender().equals("redisson")).findFirst();
+        if (ours.isEmpty() || theirs.isEmpty()) {
+            return new TargetStatus(target, "—", Verdict.NOT_MEASURED);
+        }
+        double ratio = ours.get().median() / theirs.get().median();
+        int most = permits.stream().mapToInt(PermitsResult::mostInside).max().orElse(0);
+        return new TargetStatus(target, Format.number(ratio, 2) + " × Redisson, at most " + most + " inside",
+                Verdict.of(ratio >= PermitsResult.MIN_RATIO_TO_REDISSON && most <= PermitsComparison.PERMITS));
     }
 
     private static Optional<AsyncResult> find(List<AsyncResult> async, Kind kind) {
