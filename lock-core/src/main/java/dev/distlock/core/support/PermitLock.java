@@ -3,6 +3,7 @@ package dev.distlock.core.support;
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LeasedSemaphore;
+import dev.distlock.core.LockLostException;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
@@ -60,6 +61,10 @@ final class PermitLock implements FencedLock {
 
     private synchronized boolean reentered() {
         if (holder == Thread.currentThread()) {
+            if (!permit.isHeld()) {
+                throw new LockLostException(name(), "the permit this thread holds through this handle was lost; "
+                        + "unlock() it before taking another");
+            }
             count++;
             return true;
         }
