@@ -22,6 +22,15 @@ final class FencingOracle {
         return taken;
     }
 
+    /**
+     * {@code process} writes if it believes it holds its lock (or permit): whether the resource took the write.
+     */
+    boolean writeBy(LockProcess process, String writer) {
+        process.send("write");
+        String answer = process.answer(LockProcess.ANSWER_TIMEOUT);
+        return answer.startsWith("write ") && write(writer, LockProcess.fence(answer));
+    }
+
     synchronized List<String> journal() {
         return List.copyOf(journal);
     }

@@ -69,6 +69,26 @@ final class LockProcess implements AutoCloseable {
         return started;
     }
 
+    /** How long a test waits for an answer, or for a condition on the server. */
+    static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(30);
+
+    /** One try ({@code lock 0}), which must acquire: the fencing token. */
+    long acquireAtOnce() {
+        send("lock 0");
+        return fence(expect("acquired", ANSWER_TIMEOUT));
+    }
+
+    /** Waits until {@code condition} holds, at most {@link #ANSWER_TIMEOUT}. */
+    static void awaitUntil(java.util.function.BooleanSupplier condition) {
+        long deadline = System.nanoTime() + ANSWER_TIMEOUT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("condition not met within " + ANSWER_TIMEOUT);
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+    }
+
     /** Sends a command without waiting for its answer. */
     void send(String command) {
         try {

@@ -8,8 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
@@ -46,10 +44,10 @@ class PermitProcessFaultsIT {
         LockProcess first = start("first", Duration.ofSeconds(2), 2);
         LockProcess second = start("second", Duration.ofSeconds(2), 2);
         LockProcess waiter = start("waiter", Duration.ofSeconds(30), 2);
-        long firstFence = acquire(first);
-        long secondFence = acquire(second);
+        long firstFence = first.acquireAtOnce();
+        long secondFence = second.acquireAtOnce();
         waiter.send("lock 60000");
-        awaitUntil(() -> Long.valueOf(1).equals(redis.server().command("LLEN", KEY + ":queue")));
+        LockProcess.awaitUntil(() -> Long.valueOf(1).equals(redis.server().command("LLEN", KEY + ":queue")));
         assertThat(holders()).hasSize(2);
 
         long killed = System.nanoTime();
@@ -71,17 +69,17 @@ class PermitProcessFaultsIT {
     void aHolderPausedPastItsLeaseFindsThePermitLostOnWakingAndItsStaleWriteIsRefused() {
         LockProcess holder = start("holder", Duration.ofSeconds(1), 1);
         LockProcess next = start("next", Duration.ofSeconds(30), 1);
-        long holderFence = acquire(holder);
-        assertThat(write(holder, "holder")).isTrue();
+        long holderFence = holder.acquireAtOnce();
+        assertThat(resource.writeBy(holder, "holder")).isTrue();
         next.send("lock 60000");
-        awaitUntil(() -> Long.valueOf(1).equals(redis.server().command("LLEN", KEY + ":queue")));
+        LockProcess.awaitUntil(() -> Long.valueOf(1).equals(redis.server().command("LLEN", KEY + ":queue")));
 
         holder.pause();
         long nextFence = LockProcess.fence(next.expect("acquired", ANSWER));
-        assertThat(write(next, "next")).isTrue();
+        assertThat(resource.writeBy(next, "next")).isTrue();
         holder.resume();
 
-        awaitUntil(() -> holder.events().contains("lost " + holderFence));
+        LockProcess.awaitUntil(() -> holder.events().contains("lost " + holderFence));
         holder.send("write");
         assertThat(holder.answer(ANSWER)).as("no write after the loss").isEqualTo("not-held");
         assertThat(resource.write("holder's write in flight", holderFence)).isFalse();
@@ -97,17 +95,6 @@ class PermitProcessFaultsIT {
         return process;
     }
 
-    private static long acquire(LockProcess process) {
-        process.send("lock 0");
-        return LockProcess.fence(process.expect("acquired", ANSWER));
-    }
-
-    private boolean write(LockProcess process, String writer) {
-        process.send("write");
-        String answer = process.answer(ANSWER);
-        return answer.startsWith("write ") && resource.write(writer, LockProcess.fence(answer));
-    }
-
     /** The holders the semaphore's hash in Redis lists, live or not yet dropped. */
     private static List<String> holders() {
         List<String> holders = new ArrayList<>();
@@ -119,13 +106,5 @@ class PermitProcessFaultsIT {
             }
         }
         return holders;
-    }
-
-    private static void awaitUntil(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + ANSWER.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("condition not met within " + ANSWER).isNegative();
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
     }
 }

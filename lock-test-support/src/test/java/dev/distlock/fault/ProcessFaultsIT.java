@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
@@ -44,7 +43,7 @@ class ProcessFaultsIT {
     void aHolderKilledWhileHoldingBlocksTheNameForAtMostItsLease() {
         LockProcess holder = start("holder", Duration.ofSeconds(2), true, DEFAULT_POLL);
         LockProcess waiter = start("waiter", Duration.ofSeconds(30), true, DEFAULT_POLL);
-        long holderFence = acquire(holder);
+        long holderFence = holder.acquireAtOnce();
         waiter.send("lock 60000");
         awaitQueued(1);
 
@@ -68,17 +67,17 @@ class ProcessFaultsIT {
     void aHolderPausedPastItsLeaseReportsTheLossOnWakingAndItsStaleWriteIsRefused() {
         LockProcess holder = start("holder", Duration.ofSeconds(1), true, DEFAULT_POLL);
         LockProcess next = start("next", Duration.ofSeconds(30), true, DEFAULT_POLL);
-        long holderFence = acquire(holder);
-        assertThat(write(holder, "holder")).isTrue();
+        long holderFence = holder.acquireAtOnce();
+        assertThat(resource.writeBy(holder, "holder")).isTrue();
         next.send("lock 60000");
         awaitQueued(1);
 
         holder.pause();
         long nextFence = LockProcess.fence(next.expect("acquired", ANSWER));
-        assertThat(write(next, "next")).isTrue();
+        assertThat(resource.writeBy(next, "next")).isTrue();
         holder.resume();
 
-        awaitUntil(() -> holder.events().contains("lost " + holderFence));
+        LockProcess.awaitUntil(() -> holder.events().contains("lost " + holderFence));
         holder.send("write");
         assertThat(holder.answer(ANSWER)).as("no write once the loss is known").isEqualTo("not-held");
         holder.send("unlock");
@@ -94,7 +93,7 @@ class ProcessFaultsIT {
         LockProcess holder = start("holder", Duration.ofSeconds(30), true, DEFAULT_POLL);
         LockProcess dead = start("dead", Duration.ofSeconds(60), true, DEFAULT_POLL);
         LockProcess next = start("next", Duration.ofSeconds(30), true, DEFAULT_POLL);
-        acquire(holder);
+        holder.acquireAtOnce();
         dead.send("lock 60000");
         awaitQueued(1);
         next.send("lock 60000");
@@ -123,7 +122,7 @@ class ProcessFaultsIT {
         LockProcess holder = start("holder", Duration.ofSeconds(30), true, poll);
         LockProcess paused = start("paused", Duration.ofSeconds(30), true, poll);
         LockProcess next = start("next", Duration.ofSeconds(30), true, poll);
-        acquire(holder);
+        holder.acquireAtOnce();
         paused.send("lock 60000");
         awaitQueued(1);
         next.send("lock 60000");
@@ -133,7 +132,7 @@ class ProcessFaultsIT {
         holder.send("unlock");
         holder.expect("released", ANSWER);
         long nextFence = LockProcess.fence(next.expect("acquired", ANSWER));
-        assertThat(write(next, "next")).isTrue();
+        assertThat(resource.writeBy(next, "next")).isTrue();
         paused.resume();
 
         // woken, it reads its old notice and asks Redis, which says the lock is the next owner's
@@ -145,12 +144,12 @@ class ProcessFaultsIT {
         if (paused.hasAnswer()) {
             throw new AssertionError("the paused waiter answered while the next owner holds: " + paused.answer(ANSWER));
         }
-        assertThat(write(next, "next")).isTrue();
+        assertThat(resource.writeBy(next, "next")).isTrue();
         next.send("unlock");
         next.expect("released", ANSWER);
 
         long pausedFence = LockProcess.fence(paused.expect("acquired", ANSWER));
-        assertThat(write(paused, "paused")).isTrue();
+        assertThat(resource.writeBy(paused, "paused")).isTrue();
         assertThat(pausedFence).isGreaterThan(nextFence);
         assertThat(resource.journal()).noneMatch(entry -> entry.startsWith("refused"));
     }
@@ -163,28 +162,8 @@ class ProcessFaultsIT {
         return process;
     }
 
-    private static long acquire(LockProcess process) {
-        process.send("lock 0");
-        return LockProcess.fence(process.expect("acquired", ANSWER));
-    }
-
-    /** The process writes to the resource if it believes it holds the lock; returns whether the write was taken. */
-    private boolean write(LockProcess process, String writer) {
-        process.send("write");
-        String answer = process.answer(ANSWER);
-        return answer.startsWith("write ") && resource.write(writer, LockProcess.fence(answer));
-    }
-
     private static void awaitQueued(long waiters) {
-        awaitUntil(() -> Long.valueOf(waiters).equals(redis.server().command("LLEN", QUEUE)));
-    }
-
-    private static void awaitUntil(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + ANSWER.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("condition not met within " + ANSWER).isNegative();
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
+        LockProcess.awaitUntil(() -> Long.valueOf(waiters).equals(redis.server().command("LLEN", QUEUE)));
     }
 
     /** Figures for docs/RELIABILITY.md, in the test output. */
