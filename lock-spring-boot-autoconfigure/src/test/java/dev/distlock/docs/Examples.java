@@ -1,10 +1,14 @@
 package dev.distlock.docs;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.LeasedSemaphore;
 import dev.distlock.core.LockRegistry;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import dev.distlock.election.spring.LeaderCandidate;
+import org.slf4j.Logger;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import reactor.core.publisher.Mono;
 
@@ -82,6 +86,41 @@ public final class Examples {
         }
     }
 
+    /** Work a leader starts and stops (an audit, a poller), given its term's epoch. */
+    public interface LeaderWork {
+
+        void start(long epoch);
+
+        void stop();
+
+        void run(long epoch);
+    }
+
+    /** A slow supplier that a semaphore limits the calls to. */
+    public interface SupplierClient {
+
+        Quote quote(String sku);
+
+        CompletionStage<Quote> quoteAsync(String sku);
+    }
+
+    public record Quote(String sku, long cents) {
+    }
+
+    /** What a call throws when the supplier's permits stayed taken. */
+    public static class SupplierBusyException extends RuntimeException {
+
+        public SupplierBusyException(String sku) {
+            super("the supplier is busy: " + sku);
+        }
+    }
+
+    /** A job run under a lock, given its fencing token. */
+    public interface Job {
+
+        void run(long fencingToken);
+    }
+
     /** The variables an example fragment uses without declaring them: a fragment runs in a subclass. */
     public abstract static class Context {
 
@@ -101,5 +140,13 @@ public final class Examples {
         protected String from;
         protected String to;
         protected long amount;
+        protected LeaderWork auditor;
+        protected LeaderWork poller;
+        protected LeaderCandidate auditLeader;
+        protected SupplierClient supplier;
+        protected LeasedSemaphore calls;
+        protected ExecutorService executor;
+        protected Job job;
+        protected Logger log;
     }
 }

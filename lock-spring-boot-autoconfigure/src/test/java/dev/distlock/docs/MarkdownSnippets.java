@@ -19,7 +19,7 @@ final class MarkdownSnippets {
     static final List<String> IMPORTS = List.of(
             "java.time.*", "java.util.*", "java.util.concurrent.*",
             "dev.distlock.annotation.*", "dev.distlock.aop.*", "dev.distlock.core.*", "dev.distlock.memory.*",
-            "dev.distlock.redis.*", "dev.distlock.redlock.*",
+            "dev.distlock.redis.*", "dev.distlock.redlock.*", "dev.distlock.election.*", "dev.distlock.election.spring.*",
             "dev.distlock.test.RedisServerExtension", "dev.distlock.test.scripted.*",
             "dev.distlock.test.scripted.ScriptedLockStore.Op",
             "dev.distlock.docs.Examples.*",
@@ -29,6 +29,7 @@ final class MarkdownSnippets {
             "org.springframework.test.context.DynamicPropertyRegistry",
             "org.springframework.test.context.DynamicPropertySource",
             "org.springframework.scheduling.annotation.*", "org.springframework.stereotype.*",
+            "org.springframework.context.annotation.Bean", "org.springframework.context.event.EventListener",
             "org.springframework.transaction.annotation.Transactional",
             "org.springframework.data.redis.connection.RedisConnectionFactory",
             "reactor.core.publisher.*");
