@@ -5,7 +5,6 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.runtime.DaemonThreads;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,8 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -64,7 +62,7 @@ public final class LeaderElection implements AutoCloseable {
     private final Duration retryDelay;
 
     /** The listeners' thread, while started; guarded by this, as the other fields but the hold. */
-    private ScheduledExecutorService events;
+    private ElectionThread events;
     private boolean running;
     /** The wait for the lock, while standing. */
     private CompletableFuture<DetachedLock> standing;
@@ -94,7 +92,7 @@ public final class LeaderElection implements AutoCloseable {
             return;
         }
         running = true;
-        events = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("distlock-leader-" + name));
+        events = new ElectionThread(name, listeners);
         stand();
     }
 
@@ -120,18 +118,23 @@ public final class LeaderElection implements AutoCloseable {
      * (not at all when called from a listener); does nothing if not started.
      */
     public void stop() {
+        ElectionThread stopping = currentThread();
         CompletableFuture<Void> stopped = stopAsync();
-        if (Thread.currentThread().getName().equals("distlock-leader-" + name)) {
+        if (stopping != null && stopping.isCurrent()) {
             return;
         }
         try {
             stopped.get(STOP_BOUND_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-        } catch (TimeoutException | java.util.concurrent.ExecutionException ex) {
+        } catch (TimeoutException | ExecutionException ex) {
             log.warn("Leader election '{}': stepping down took longer than {} s; the lock expires with its lease",
                     name, STOP_BOUND_SECONDS);
         }
+    }
+
+    private synchronized ElectionThread currentThread() {
+        return events;
     }
 
     /** {@link #stop()} without waiting: completes once the leader was revoked and the release answered. */
@@ -165,19 +168,9 @@ public final class LeaderElection implements AutoCloseable {
 
     /** Ends the term led now, if any: revoked on the listeners' thread (after what is queued there), then released. */
     private CompletableFuture<Void> stepDown() {
-        LeaderTerm ending = term;
-        DetachedLock giving = hold;
+        CompletableFuture<Void> stepped = events.stepDown(term, hold);
         term = null;
         hold = null;
-        CompletableFuture<Void> stepped = new CompletableFuture<>();
-        events.execute(() -> {
-            if (ending == null) {
-                stepped.complete(null);
-                return;
-            }
-            tell(listener -> listener.revoked(ending, null));
-            giving.unlockAsync().whenComplete((released, failure) -> stepped.complete(null));
-        });
         return stepped;
     }
 
@@ -214,7 +207,7 @@ public final class LeaderElection implements AutoCloseable {
             return;
         }
         log.warn("Leader election '{}': the wait for its lock failed; it stands again in {}", name, retryDelay, cause);
-        events.schedule(this::standAgain, retryDelay.toNanos(), TimeUnit.NANOSECONDS);
+        events.after(retryDelay, this::standAgain);
     }
 
     private synchronized void standAgain() {
@@ -227,7 +220,7 @@ public final class LeaderElection implements AutoCloseable {
         LeaderTerm began = new LeaderTerm(name, won.fencingToken(), Instant.now());
         hold = won;
         term = began;
-        events.execute(() -> tell(listener -> listener.granted(began)));
+        events.granted(began);
         won.whenEnded().thenAccept(loss -> ended(began, loss));
     }
 
@@ -239,18 +232,8 @@ public final class LeaderElection implements AutoCloseable {
         log.warn("Leader election '{}': the term of epoch {} ended: {}", name, term.epoch(), loss.reason());
         this.term = null;
         hold = null;
-        events.execute(() -> tell(listener -> listener.revoked(term, loss)));
+        events.lost(term, loss);
         stand();
-    }
-
-    private void tell(java.util.function.Consumer<LeaderListener> call) {
-        for (LeaderListener listener : listeners) {
-            try {
-                call.accept(listener);
-            } catch (RuntimeException ex) {
-                log.error("Leader election '{}': listener {} failed", name, listener, ex);
-            }
-        }
     }
 
     @Override
