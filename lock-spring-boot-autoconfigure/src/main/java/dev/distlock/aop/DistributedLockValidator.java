@@ -18,7 +18,8 @@ import org.springframework.util.ReflectionUtils;
  * Fails the application at startup when a {@link DistributedLock @DistributedLock} of any bean cannot
  * work: a name that is not valid SpEL or refers to a parameter the method does not have or to a missing
  * bean, a timeout or lease that is not a duration (or is negative, or a lease under
- * {@link dev.distlock.core.Lease#MIN}), an unresolvable placeholder, an unsupported return type. Every problem is listed, each naming the method, the attribute
+ * {@link dev.distlock.core.Lease#MIN}), an unresolvable placeholder, an unsupported return type, {@code permits} on a
+ * registry without semaphores. Every problem is listed, each naming the method, the attribute
  * and what is allowed. It checks the operations the interceptor uses, so whatever passes here is exactly
  * what runs.
  */
@@ -73,8 +74,30 @@ public final class DistributedLockValidator implements SmartInitializingSingleto
                     + "there is no LockRegistry bean: add spring-boot-starter-data-redis (one RedisConnectionFactory, "
                     + "or mark one @Primary), set distlock.store=memory for tests, or define a LockRegistry bean");
         }
+        problems.addAll(semaphoresMissing(checked));
         if (!problems.isEmpty()) {
             throw new InvalidDistributedLockException(List.copyOf(problems));
+        }
+    }
+
+    /**
+     * A method with {@code permits} needs semaphores, which not every store offers (Redlock does not): asked of the
+     * registry once, without a call to the store.
+     */
+    private List<String> semaphoresMissing(Set<LockOperation> checked) {
+        LockOperation limited = checked.stream().filter(operation -> operation.permits() > 0).findFirst()
+                .orElse(null);
+        LockRegistry registry = limited == null ? null : beanFactory.getBeanProvider(LockRegistry.class).getIfUnique();
+        if (registry == null) {
+            return List.of();
+        }
+        try {
+            registry.semaphore("distlock-startup-check", 1);
+            return List.of();
+        } catch (UnsupportedOperationException unsupported) {
+            return List.of("@DistributedLock on " + limited.description() + ": permits = " + limited.permits()
+                    + " needs semaphores, which this lock registry does not offer (" + unsupported.getMessage()
+                    + "); allowed: a registry on Redis (one server, Sentinel or Cluster) or in memory, or no permits");
         }
     }
 

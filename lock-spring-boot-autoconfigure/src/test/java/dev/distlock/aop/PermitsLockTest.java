@@ -4,10 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.annotation.DistributedLock;
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.HeldLock;
 import dev.distlock.core.InvalidLockNameException;
+import dev.distlock.core.Lease;
+import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.memory.InMemoryLockRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -81,6 +87,13 @@ class PermitsLockTest {
                 .hasStackTraceContaining("permits = -1 is negative");
     }
 
+    @Test
+    void permitsOnARegistryWithoutSemaphoresFailTheStartupNamingTheMethod() {
+        assertThatThrownBy(() -> new AnnotationConfigApplicationContext(WithoutSemaphores.class))
+                .hasStackTraceContaining("PermitsLockTest$Supplier.").hasStackTraceContaining("permits = 2 needs semaphores")
+                .hasStackTraceContaining("offers no semaphores");
+    }
+
     static class Supplier {
 
         private final CountDownLatch entered = new CountDownLatch(2);
@@ -138,6 +151,50 @@ class PermitsLockTest {
     @Configuration(proxyBeanMethods = false)
     @Import(LockTestConfiguration.class)
     static class Config {
+
+        @Bean
+        Supplier supplier() {
+            return new Supplier();
+        }
+    }
+
+    /** A registry that offers locks only: every call but {@code semaphore} goes to an in-memory one. */
+    record LocksOnly(InMemoryLockRegistry memory) implements LockRegistry, AutoCloseable {
+
+        @Override
+        public FencedLock obtain(String name, Lease lease, String label) {
+            return memory.obtain(name, lease, label);
+        }
+
+        @Override
+        public FencedLock obtainAll(Collection<String> names, Lease lease, String label) {
+            return memory.obtainAll(names, lease, label);
+        }
+
+        @Override
+        public List<HeldLock> heldLocks() {
+            return memory.heldLocks();
+        }
+
+        @Override
+        public LockInfo inspect(String name) {
+            return memory.inspect(name);
+        }
+
+        @Override
+        public void close() {
+            memory.close();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @Import(LockTestConfiguration.Advice.class)
+    static class WithoutSemaphores {
+
+        @Bean(destroyMethod = "close")
+        LocksOnly lockRegistry() {
+            return new LocksOnly(InMemoryLockRegistry.builder().build());
+        }
 
         @Bean
         Supplier supplier() {
