@@ -4,10 +4,12 @@ package dev.distlock.kotlin
 
 import dev.distlock.core.DetachedLock
 import dev.distlock.core.FencedLock
+import dev.distlock.core.LeasedSemaphore
 import dev.distlock.core.Lease
 import dev.distlock.core.LockLostException
 import dev.distlock.core.LockRegistry
 import dev.distlock.core.LockTimeoutException
+import java.util.concurrent.CompletableFuture
 import java.util.concurrent.CompletionException
 import kotlin.coroutines.cancellation.CancellationException
 import kotlin.time.Duration
@@ -15,6 +17,7 @@ import kotlin.time.toJavaDuration
 import kotlin.time.toKotlinDuration
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.NonCancellable
+import kotlinx.coroutines.coroutineScope
 import kotlinx.coroutines.currentCoroutineContext
 import kotlinx.coroutines.future.await
 import kotlinx.coroutines.withContext
@@ -54,14 +57,7 @@ suspend fun <T> FencedLock.withLock(wait: Duration, block: suspend CoroutineScop
         return withContext(outer) { block(held) }
     }
     val hold = acquire(wait) ?: throw LockTimeoutException(name(), wait.toJavaDuration())
-    val result = try {
-        withContext(HeldLocks(outer, this, hold)) { block(hold) }
-    } catch (failure: Throwable) {
-        release(hold, failure)
-        throw failure
-    }
-    release(hold, null)
-    return result
+    return runHolding(hold) { withContext(HeldLocks(outer, this, hold)) { block(hold) } }
 }
 
 /** [withLock] with a `java.time.Duration` wait. */
@@ -89,18 +85,67 @@ suspend fun <T> LockRegistry.withLock(
     block: suspend CoroutineScope.(DetachedLock) -> T,
 ): T = obtain(name, lease).withLock(wait.toKotlinDuration(), block)
 
+/**
+ * Runs [block] holding [count] permits of this semaphore (all or none), and gives them back when the block ends,
+ * fails or is cancelled: [withLock] for a semaphore. The permits are awaited without blocking a thread, in arrival
+ * order with every other taking of the semaphore; cancelling the caller while it waits withdraws it, and permits
+ * granted just as it was cancelled are given back. Not re-entrant: a nested `withPermits` takes permits of its own.
+ *
+ * @param wait how long to wait for the permits; [Duration.INFINITE] for no limit, [Duration.ZERO] for one try
+ * @param block the work, given the hold of its permits (its fencing token, [DetachedLock.extend], [DetachedLock.isHeld])
+ * @throws IllegalArgumentException if [wait] is negative, or [count] is not between 1 and the semaphore's permits
+ * @throws LockTimeoutException if the permits were not free within [wait]; the block did not run
+ */
+suspend fun <T> LeasedSemaphore.withPermits(
+    wait: Duration,
+    count: Int = 1,
+    block: suspend CoroutineScope.(DetachedLock) -> T,
+): T {
+    require(!wait.isNegative()) { "Semaphore '${name()}': the wait must not be negative, was $wait" }
+    val javaWait = if (wait.isInfinite()) java.time.Duration.ofNanos(Long.MAX_VALUE) else wait.toJavaDuration()
+    val hold = awaitHold { tryAcquireAsync(count, javaWait).toCompletableFuture() }
+        ?: throw LockTimeoutException(name(), javaWait)
+    return runHolding(hold) { coroutineScope { block(hold) } }
+}
+
+/** [withPermits] with a `java.time.Duration` wait. */
+suspend fun <T> LeasedSemaphore.withPermits(
+    wait: java.time.Duration,
+    count: Int = 1,
+    block: suspend CoroutineScope.(DetachedLock) -> T,
+): T = withPermits(wait.toKotlinDuration(), count, block)
+
 /** The hold, or `null` once [wait] ran out; a hold that comes as the caller is cancelled is released. */
-private suspend fun FencedLock.acquire(wait: Duration): DetachedLock? {
-    val pending = (if (wait.isInfinite()) lockAsync() else tryLockAsync(wait.toJavaDuration())).toCompletableFuture()
+private suspend fun FencedLock.acquire(wait: Duration): DetachedLock? =
+    awaitHold { (if (wait.isInfinite()) lockAsync() else tryLockAsync(wait.toJavaDuration())).toCompletableFuture() }
+
+/**
+ * The hold [pending] gives, or `null` once its wait ran out; a cancellation of the caller cancels it (the engine
+ * withdraws the waiter), and a hold that comes as the caller is cancelled is released.
+ */
+private suspend fun awaitHold(pending: () -> CompletableFuture<DetachedLock?>): DetachedLock? {
+    val future = pending()
     try {
-        return pending.await() // a cancellation cancels the future: the engine withdraws the waiter
+        return future.await()
     } catch (cancelled: CancellationException) {
         // the future could not be cancelled if it had completed: that hold is nobody's now
-        if (pending.isDone && !pending.isCompletedExceptionally) {
-            pending.getNow(null)?.unlockAsync()
+        if (future.isDone && !future.isCompletedExceptionally) {
+            future.getNow(null)?.unlockAsync()
         }
         throw cancelled
     }
+}
+
+/** Runs [block] with [hold], then releases it: also when the block fails (the release's failure suppressed). */
+private suspend fun <T> runHolding(hold: DetachedLock, block: suspend () -> T): T {
+    val result = try {
+        block()
+    } catch (failure: Throwable) {
+        release(hold, failure)
+        throw failure
+    }
+    release(hold, null)
+    return result
 }
 
 /** Releases [hold] without being cancelled; a failure is thrown, or added to the block's own [failure]. */
