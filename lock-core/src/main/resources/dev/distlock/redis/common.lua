@@ -167,19 +167,25 @@ local function enqueue(keys, token, lease, timeout, channel, now_ms)
   return new
 end
 
--- Hands the lock to a waiter: its token, fencing token and the life's origin (text) in the lock value, with the
--- waiter's claim lease (the waiter extends it to its full lease at once), and a notice on its channel:
--- '<token> <fencing token> <server time ms> <claim ms>'. A refused PUBLISH (e.g. an ACL without the
--- channel) does not undo the hand-off: the waiter finds it at its next poll. Returns Redis's error, or nil.
-local function hand_over(lock, waiter, fence, origin, now_ms)
-  local claim = math.min(waiter.lease, waiter.timeout)
-  redis.call('SET', lock, waiter.token .. ' ' .. fmt(fence) .. ' q ' .. origin .. ' -', 'PX', claim)
+-- Tells a waiter on its channel that a hold was handed to it: '<token> <fencing token> <server time ms> <claim ms>'.
+-- A refused PUBLISH (e.g. an ACL without the channel) does not undo the hand-off: the waiter finds it at its next
+-- poll. Returns Redis's error, or nil.
+local function tell_waiter(waiter, fence, now_ms, claim)
   local notice = waiter.token .. ' ' .. fmt(fence) .. ' ' .. fmt(now_ms) .. ' ' .. fmt(claim)
   local published = redis.pcall('PUBLISH', waiter.channel, notice)
   if type(published) == 'table' and published.err then
     return published.err
   end
   return nil
+end
+
+-- Hands the lock to a waiter: its token, fencing token and the life's origin (text) in the lock value, with the
+-- waiter's claim lease (the waiter extends it to its full lease at once), and tells it. Returns Redis's error of a
+-- refused notice, or nil.
+local function hand_over(lock, waiter, fence, origin, now_ms)
+  local claim = math.min(waiter.lease, waiter.timeout)
+  redis.call('SET', lock, waiter.token .. ' ' .. fmt(fence) .. ' q ' .. origin .. ' -', 'PX', claim)
+  return tell_waiter(waiter, fence, now_ms, claim)
 end
 
 -- Frees the lock (fence: its last fencing token, origin: its life's first, as text): its value stays, with owner
@@ -331,11 +337,7 @@ local function hand_on_permits(keys, used, now_ms, now_us)
       break
     end
     used = used + waiter.count
-    local published = redis.pcall('PUBLISH', waiter.channel,
-        waiter.token .. ' ' .. fmt(fence) .. ' ' .. fmt(now_ms) .. ' ' .. fmt(claim))
-    if type(published) == 'table' and published.err then
-      refused = published.err
-    end
+    refused = tell_waiter(waiter, fence, now_ms, claim) or refused
     waiter = first_permit_waiter(keys, now_ms)
   end
   return refused
