@@ -117,6 +117,29 @@ public interface LockRegistry {
     }
 
     /**
+     * The read-write lock {@code name}, each hold with the registry's default lease, renewed while held: see
+     * {@link FencedReadWriteLock}.
+     *
+     * @throws InvalidLockNameException if the name is empty, too long or not valid UTF-16
+     * @throws UnsupportedOperationException if the registry's backend offers no read-write locks
+     * @since 0.1.0
+     */
+    default FencedReadWriteLock readWriteLock(String name) {
+        return readWriteLock(name, Lease.renewed(), null);
+    }
+
+    /**
+     * The read-write lock {@code name}, each hold living by {@code lease} and carrying {@code label} into every
+     * {@link LockEvent}, as {@link #obtain(String, Lease, String)}'s.
+     *
+     * @throws UnsupportedOperationException if the registry's backend offers no read-write locks (the default)
+     * @since 0.1.0
+     */
+    default FencedReadWriteLock readWriteLock(String name, Lease lease, String label) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " offers no read-write locks");
+    }
+
+    /**
      * The locks this registry holds now, with their remaining leases (one backend call per hold): for
      * monitoring, not for deciding anything.
      *

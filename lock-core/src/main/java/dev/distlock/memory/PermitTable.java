@@ -69,7 +69,7 @@ final class PermitTable {
             return AcquireResult.acquired(owner.fence(), now);
         }
         Waiter head = permits.firstLiveWaiter(now);
-        if ((head == null || head.token().equals(token)) && permits.inUse() + count <= limit) {
+        if ((head == null || head.token().equals(token)) && (long) permits.inUse() + count <= limit) {
             permits.waiters.remove(token);
             return AcquireResult.acquired(permits.grant(name, token, count, leaseMillis, now), now);
         }

@@ -99,10 +99,34 @@ public @interface DistributedLock {
     int permits() default 0;
 
     /**
+     * What the call holds of the name: its lock ({@link Mode#EXCLUSIVE}, the default), or the read or write side of
+     * its read-write lock ({@link dev.distlock.core.LockRegistry#readWriteLock}): calls in {@link Mode#READ} run
+     * together, across every instance, while no call holds it in {@link Mode#WRITE}; a writer runs alone. Same
+     * timeout, lease, {@code holdAtLeast}, {@code onTimeout} and label as a lock; the name must be one name, and
+     * {@code permits} stays 0.
+     *
+     * @since 0.1.0
+     */
+    Mode mode() default Mode.EXCLUSIVE;
+
+    /**
      * The lock's label in metrics and events. Empty: the name itself when it is a literal, otherwise
      * {@code SimpleClassName.methodName}. Never the evaluated key, which would make unbounded metrics.
      */
     String label() default "";
+
+    /** What a call holds of its name. */
+    enum Mode {
+
+        /** The name's lock: one call at a time, across every instance. */
+        EXCLUSIVE,
+
+        /** The read side of the name's read-write lock: shared with other readers, never with a writer. */
+        READ,
+
+        /** The write side of the name's read-write lock: one call, with no reader beside it. */
+        WRITE
+    }
 
     /** What a call does when it could not acquire its lock in time. */
     enum TimeoutAction {

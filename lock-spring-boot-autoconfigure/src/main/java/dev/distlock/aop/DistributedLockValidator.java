@@ -18,7 +18,7 @@ import org.springframework.util.ReflectionUtils;
  * Fails the application at startup when a {@link DistributedLock @DistributedLock} of any bean cannot
  * work: a name that is not valid SpEL or refers to a parameter the method does not have or to a missing
  * bean, a timeout or lease that is not a duration (or is negative, or a lease under
- * {@link dev.distlock.core.Lease#MIN}), an unresolvable placeholder, an unsupported return type, {@code permits} on a
+ * {@link dev.distlock.core.Lease#MIN}), an unresolvable placeholder, an unsupported return type, {@code permits} or a read or write {@code mode} on a
  * registry without semaphores. Every problem is listed, each naming the method, the attribute
  * and what is allowed. It checks the operations the interceptor uses, so whatever passes here is exactly
  * what runs.
@@ -74,19 +74,18 @@ public final class DistributedLockValidator implements SmartInitializingSingleto
                     + "there is no LockRegistry bean: add spring-boot-starter-data-redis (one RedisConnectionFactory, "
                     + "or mark one @Primary), set distlock.store=memory for tests, or define a LockRegistry bean");
         }
-        problems.addAll(semaphoresMissing(checked));
+        problems.addAll(countedClaimsMissing(checked));
         if (!problems.isEmpty()) {
             throw new InvalidDistributedLockException(List.copyOf(problems));
         }
     }
 
     /**
-     * A method with {@code permits} needs semaphores, which not every store offers (Redlock does not): asked of the
-     * registry once, without a call to the store.
+     * A method with {@code permits} or a read or write {@code mode} needs counted claims (semaphores, read-write
+     * locks), which not every store offers (Redlock does not): asked of the registry once, without a call to the store.
      */
-    private List<String> semaphoresMissing(Set<LockOperation> checked) {
-        LockOperation limited = checked.stream().filter(operation -> operation.permits() > 0).findFirst()
-                .orElse(null);
+    private List<String> countedClaimsMissing(Set<LockOperation> checked) {
+        LockOperation limited = checked.stream().filter(LockOperation::counted).findFirst().orElse(null);
         LockRegistry registry = limited == null ? null : beanFactory.getBeanProvider(LockRegistry.class).getIfUnique();
         if (registry == null) {
             return List.of();
@@ -95,9 +94,10 @@ public final class DistributedLockValidator implements SmartInitializingSingleto
             registry.semaphore("distlock-startup-check", 1);
             return List.of();
         } catch (UnsupportedOperationException unsupported) {
-            return List.of("@DistributedLock on " + limited.description() + ": permits = " + limited.permits()
-                    + " needs semaphores, which this lock registry does not offer (" + unsupported.getMessage()
-                    + "); allowed: a registry on Redis (one server, Sentinel or Cluster) or in memory, or no permits");
+            return List.of("@DistributedLock on " + limited.description() + ": " + limited.countedAttribute()
+                    + " needs semaphores and read-write locks, which this lock registry does not offer ("
+                    + unsupported.getMessage() + "); allowed: a registry on Redis (one server, Sentinel or Cluster) "
+                    + "or in memory, or neither permits nor a read or write mode");
         }
     }
 

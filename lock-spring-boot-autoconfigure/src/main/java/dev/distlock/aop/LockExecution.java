@@ -1,7 +1,9 @@
 package dev.distlock.aop;
 
 import dev.distlock.core.DistributedLockException;
+import dev.distlock.annotation.DistributedLock.Mode;
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.InvalidLockNameException;
 import dev.distlock.core.LockRegistry;
 import java.util.List;
@@ -45,7 +47,7 @@ final class LockExecution {
         try {
             names = operation.literalKey() != null ? List.of(operation.literalKey())
                     : keys.evaluate(operation, args, target);
-            lock = operation.permits() > 0 ? permit(locks, operation, names)
+            lock = operation.counted() ? counted(locks, operation, names)
                     : names.size() == 1 ? locks.obtain(names.get(0), operation.lease(), operation.label())
                     : locks.obtainAll(names, operation.lease(), operation.label());
         } catch (DistributedLockException keyFailure) {
@@ -55,13 +57,21 @@ final class LockExecution {
                 observer.get(), methodExecutor));
     }
 
-    /** A handle on one permit of the name's semaphore; the name must be one name. */
-    private static FencedLock permit(LockRegistry locks, LockOperation operation, List<String> names) {
+    /**
+     * A handle on the counted claim of the name: one permit of its semaphore, or a side of its read-write lock; the
+     * name must be one name.
+     */
+    private static FencedLock counted(LockRegistry locks, LockOperation operation, List<String> names) {
         if (names.size() != 1) {
             throw new InvalidLockNameException(names.toString(), "@DistributedLock on " + operation.description()
-                    + " has permits = " + operation.permits() + ", which limits calls per semaphore name, but its "
-                    + "name gave " + names.size() + " names; give one name");
+                    + " has " + operation.countedAttribute() + ", which holds one name, but its name gave "
+                    + names.size() + " names; give one name");
         }
-        return locks.semaphore(names.get(0), operation.permits(), operation.lease(), operation.label()).asLock();
+        String name = names.get(0);
+        if (operation.permits() > 0) {
+            return locks.semaphore(name, operation.permits(), operation.lease(), operation.label()).asLock();
+        }
+        FencedReadWriteLock readWrite = locks.readWriteLock(name, operation.lease(), operation.label());
+        return operation.mode() == Mode.READ ? readWrite.readLock() : readWrite.writeLock();
     }
 }

@@ -1,5 +1,6 @@
 package dev.distlock.aop;
 
+import dev.distlock.annotation.DistributedLock.Mode;
 import dev.distlock.annotation.DistributedLock.TimeoutAction;
 import dev.distlock.core.Lease;
 import java.lang.reflect.Method;
@@ -25,12 +26,23 @@ import org.springframework.expression.Expression;
  * @param label the lock's label in events and metrics
  * @param onTimeout what a call does when it cannot get the lock in time
  * @param permits how many calls may run at once, each with a permit of the name's semaphore; 0 for a lock
+ * @param mode what a call holds of the name: its lock, or a side of its read-write lock
  * @param returnHandler how long the lock is held, given the return type
  * @param problems why the declaration is unusable; empty when it is fine
  */
 record LockOperation(Method method, Class<?> targetClass, String description, String name, String literalKey,
         Expression keyExpression, Set<String> beanReferences, Duration waitTimeout, Lease lease, Duration holdAtLeast, String label,
-        TimeoutAction onTimeout, int permits, ReturnHandler returnHandler, List<String> problems) {
+        TimeoutAction onTimeout, int permits, Mode mode, ReturnHandler returnHandler, List<String> problems) {
+
+    /** Whether a call takes a counted claim of its one name (a permit, a read or a write) instead of its lock. */
+    boolean counted() {
+        return permits > 0 || mode != Mode.EXCLUSIVE;
+    }
+
+    /** The attribute that makes the claim counted, as declared, for messages. */
+    String countedAttribute() {
+        return permits > 0 ? "permits = " + permits : "mode = " + mode;
+    }
 
     /** Fails a call of an unusable declaration (when no validator stopped the application at startup). */
     void requireValid() {

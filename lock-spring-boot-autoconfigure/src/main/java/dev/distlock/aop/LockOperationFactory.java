@@ -82,6 +82,11 @@ final class LockOperationFactory {
             report.add("permits = " + annotation.permits() + " is negative; allowed: 0 (a lock, one call at a time) or "
                     + "1 and more (at most that many calls at once, across every instance)");
         }
+        if (annotation.permits() != 0 && annotation.mode() != DistributedLock.Mode.EXCLUSIVE) {
+            report.add("permits = " + annotation.permits() + " and mode = " + annotation.mode() + " cannot be "
+                    + "combined; allowed: permits with mode = EXCLUSIVE (a concurrency limit), or mode = READ or WRITE "
+                    + "without permits (a read-write lock)");
+        }
         ReturnHandler handler = null;
         try {
             handler = ReturnHandlers.forMethod(method);
@@ -97,12 +102,12 @@ final class LockOperationFactory {
         if (!problems.isEmpty()) {
             return new LockOperation(method, targetClass, description, name, null, null, beans, null, null, null,
                     label(annotation, name, expression, targetClass, method), annotation.onTimeout(),
-                    annotation.permits(), null, List.copyOf(problems));
+                    annotation.permits(), annotation.mode(), null, List.copyOf(problems));
         }
         Lease lease = fixedLease != null ? Lease.fixed(fixedLease) : defaults.defaultLease();
         return new LockOperation(method, targetClass, description, name, expression == null ? name : null,
                 expression, beans, wait, lease, holdAtLeast, label(annotation, name, expression, targetClass, method),
-                annotation.onTimeout(), annotation.permits(), handler, List.of());
+                annotation.onTimeout(), annotation.permits(), annotation.mode(), handler, List.of());
     }
 
     private Expression parse(String name, Method method, Problems report) {

@@ -38,13 +38,19 @@ class RedlockLockRegistryContractIT extends LockRegistryContract {
         onEveryServer("SET", ((RedlockLockRegistry) registry).keyOf(name), value);
     }
 
-    /** A semaphore would need a majority's permits counted alike on every server: Redlock offers none, and says so. */
+    /**
+     * A semaphore or a read-write lock would need a majority's claims counted alike on every server: Redlock offers
+     * neither, and says so.
+     */
     @Test
-    void aSemaphoreIsRefusedAtOnceNamingTheStore() throws Exception {
+    void aSemaphoreOrReadWriteLockIsRefusedAtOnceNamingTheStore() throws Exception {
         LockRegistry registry = registry();
 
         assertThatThrownBy(() -> registry.semaphore("permits", 3)).isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("Semaphore 'permits'")
                 .hasMessageContaining("RedlockLockStore offers no semaphores with leased permits");
+        assertThatThrownBy(() -> registry.readWriteLock("shared")).isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("Read-write lock 'shared'").hasMessageContaining("nor read-write locks");
     }
 
     private static void onEveryServer(String... command) {

@@ -171,11 +171,14 @@ public final class Engine {
                 lease.isRenewed(), 0, 0);
     }
 
-    /** Fails if the store offers no semaphores, naming it. */
-    public void checkPermitsOffered(String name) {
+    /**
+     * Fails if the store offers no counted claims (semaphores, read-write locks), naming it and {@code what} was asked
+     * for (e.g. {@code Semaphore 'jobs'}).
+     */
+    public void checkPermitsOffered(String what) {
         if (offers.permits().isEmpty()) {
-            throw new UnsupportedOperationException("Semaphore '" + name + "': " + store.getClass().getSimpleName()
-                    + " offers no semaphores with leased permits");
+            throw new UnsupportedOperationException(what + ": " + store.getClass().getSimpleName()
+                    + " offers no semaphores with leased permits, nor read-write locks");
         }
     }
 
@@ -185,7 +188,7 @@ public final class Engine {
      * @throws UnsupportedOperationException if the store offers no permits
      */
     public LockRequest permitRequest(String name, int permits, int limit, Lease lease, String label) {
-        checkPermitsOffered(name);
+        checkPermitsOffered("'" + name + "'");
         return new LockRequest(runtime, names.retain(name), name, label, lease.durationOr(defaultLease).toMillis(),
                 lease.isRenewed(), permits, limit);
     }

@@ -28,6 +28,6 @@ public record LockRequest(EngineRuntime runtime, NameState state, String name, S
     public Hold hold(String token, long fencingToken, long validUntilNanos, long renewalDueNanos, boolean claimOnly) {
         Hold hold = new Hold(runtime, state, name, label, token, fencingToken, leaseMillis, renewed, validUntilNanos,
                 claimOnly, renewalDueNanos);
-        return takesPermits() ? hold.withoutGate() : hold;
+        return takesPermits() ? hold.ofPermits(permits) : hold;
     }
 }

@@ -3,6 +3,7 @@ package dev.distlock.core.support;
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.engine.Engine;
+import dev.distlock.core.engine.LockRequest;
 import dev.distlock.core.engine.acquire.Acquisition;
 import dev.distlock.core.engine.acquire.NamesAcquisition;
 import dev.distlock.core.engine.hold.Hold;
@@ -13,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,13 +36,14 @@ final class Acquirer {
     }
 
     /**
-     * Acquires {@code name} for the current thread, running the acquisition's steps on it while it waits.
+     * Acquires {@code claim} of {@code name} for the current thread, running the acquisition's steps on it while it
+     * waits; a thread that holds the name already counts the claim on its hold ({@link Claim#reenter}).
      *
      * @param waitNanos how long to wait; 0 for one try, {@link Long#MAX_VALUE} for no limit
      * @param interruptible whether an interrupt ends the wait with {@link InterruptedException}; if not,
      *        the interrupt flag is set again on return
      */
-    boolean acquire(String name, Lease lease, String label, long waitNanos, boolean interruptible)
+    boolean acquire(Claim claim, String name, Lease lease, String label, long waitNanos, boolean interruptible)
             throws InterruptedException {
         engine.checkOpen(name);
         if (interruptible && Thread.interrupted()) {
@@ -49,21 +52,25 @@ final class Acquirer {
         Hold current = engine.names().heldBy(name, Thread.currentThread());
         if (current != null) {
             engine.holds().requireHeld(current);
-            current.reenter();
+            claim.reenter(name, current);
             return true;
         }
-        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(engine.runtime().calls());
-        Acquisition acquisition = new Acquisition(engine, engine.request(name, lease, label), waitNanos,
-                interruptible, false, steps);
-        CompletableFuture<Hold> result = acquisition.start();
-        steps.await(acquisition);
-        Hold hold = outcome(result, acquisition.wasInterrupted());
+        Hold hold = awaitHold(claim.request(engine, name, lease, label), waitNanos, interruptible);
         if (hold == null) {
             return false;
         }
         hold.ownBy(Thread.currentThread());
         awaitAnnounced();
         return true;
+    }
+
+    /** The hold {@code request} got, or {@code null}, its acquisition's steps run on the calling thread. */
+    private Hold awaitHold(LockRequest request, long waitNanos, boolean interruptible) throws InterruptedException {
+        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(engine.runtime().calls());
+        Acquisition acquisition = new Acquisition(engine, request, waitNanos, interruptible, false, steps);
+        CompletableFuture<Hold> result = acquisition.start();
+        steps.await(acquisition);
+        return outcome(result, acquisition.wasInterrupted());
     }
 
     /**
@@ -134,12 +141,7 @@ final class Acquirer {
         if (Thread.interrupted()) {
             throw new InterruptedException("Interrupted before taking permits of semaphore '" + name + "'");
         }
-        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(engine.runtime().calls());
-        Acquisition acquisition = new Acquisition(engine, engine.permitRequest(name, count, limit, lease, label),
-                waitNanos, true, false, steps);
-        CompletableFuture<Hold> result = acquisition.start();
-        steps.await(acquisition);
-        Hold hold = outcome(result, false);
+        Hold hold = awaitHold(engine.permitRequest(name, count, limit, lease, label), waitNanos, true);
         if (hold == null) {
             return null;
         }
@@ -150,25 +152,25 @@ final class Acquirer {
     /** {@link #acquirePermits} without blocking: as {@link #acquireAsync}, for permits. */
     CompletableFuture<DetachedLock> acquirePermitsAsync(String name, int count, int limit, Lease lease, String label,
             long waitNanos) {
-        if (engine.isClosed()) {
-            return closed("'" + name + "'");
-        }
-        Acquisition acquisition = new Acquisition(engine, engine.permitRequest(name, count, limit, lease, label),
-                waitNanos, true, true, new StepRunners.Serial(engine.runtime().steps()));
-        return detached(acquisition.start(), acquisition::cancel, hold -> new StoreDetachedLock(registry, hold),
-                this::releaseInBackground);
+        return acquireAsync(name, () -> engine.permitRequest(name, count, limit, lease, label), waitNanos);
     }
 
     /**
-     * Acquires {@code name} for no thread: the future completes with the hold, or {@code null} if the wait ran out.
-     * Cancelling it withdraws the acquisition; a hold made meanwhile is released.
+     * Acquires {@code claim} of {@code name} for no thread: the future completes with the hold, or {@code null} if
+     * the wait ran out. Cancelling it withdraws the acquisition; a hold made meanwhile is released.
      */
-    CompletableFuture<DetachedLock> acquireAsync(String name, Lease lease, String label, long waitNanos) {
+    CompletableFuture<DetachedLock> acquireAsync(Claim claim, String name, Lease lease, String label,
+            long waitNanos) {
+        return acquireAsync(name, () -> claim.request(engine, name, lease, label), waitNanos);
+    }
+
+    /** An acquisition of what {@code request} makes (once the registry is known open), for no thread. */
+    private CompletableFuture<DetachedLock> acquireAsync(String name, Supplier<LockRequest> request, long waitNanos) {
         if (engine.isClosed()) {
             return closed("'" + name + "'");
         }
-        Acquisition acquisition = new Acquisition(engine, engine.request(name, lease, label), waitNanos, true,
-                true, new StepRunners.Serial(engine.runtime().steps()));
+        Acquisition acquisition = new Acquisition(engine, request.get(), waitNanos, true, true,
+                new StepRunners.Serial(engine.runtime().steps()));
         return detached(acquisition.start(), acquisition::cancel, hold -> new StoreDetachedLock(registry, hold),
                 this::releaseInBackground);
     }

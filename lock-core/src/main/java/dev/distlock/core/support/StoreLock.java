@@ -11,7 +11,10 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 
-/** The {@link FencedLock} handle: a name and a lease; all state lives in the registry. */
+/**
+ * The {@link FencedLock} handle: a name, a lease and what it claims of the name (its lock, or a side of its
+ * read-write lock); all state lives in the registry.
+ */
 final class StoreLock implements FencedLock {
 
     private final StoreLockRegistry registry;
@@ -19,13 +22,15 @@ final class StoreLock implements FencedLock {
     private final String name;
     private final Lease lease;
     private final String label;
+    private final Claim claim;
 
-    StoreLock(StoreLockRegistry registry, String name, Lease lease, String label) {
+    StoreLock(StoreLockRegistry registry, String name, Lease lease, String label, Claim claim) {
         this.registry = registry;
         this.engine = registry.engine();
         this.name = name;
         this.lease = lease;
         this.label = label;
+        this.claim = claim;
     }
 
     @Override
@@ -35,13 +40,13 @@ final class StoreLock implements FencedLock {
 
     @Override
     public boolean tryLock(Duration wait) throws InterruptedException {
-        return registry.acquirer().acquire(name, lease, label, waitNanos(wait), true);
+        return registry.acquirer().acquire(claim, name, lease, label, waitNanos(wait), true);
     }
 
     @Override
     public boolean tryLock() {
         try {
-            return registry.acquirer().acquire(name, lease, label, 0, false);
+            return registry.acquirer().acquire(claim, name, lease, label, 0, false);
         } catch (InterruptedException ex) {
             throw new AssertionError("an uninterruptible acquire threw InterruptedException", ex);
         }
@@ -50,7 +55,7 @@ final class StoreLock implements FencedLock {
     @Override
     public void lock() {
         try {
-            registry.acquirer().acquire(name, lease, label, Long.MAX_VALUE, false);
+            registry.acquirer().acquire(claim, name, lease, label, Long.MAX_VALUE, false);
         } catch (InterruptedException ex) {
             throw new AssertionError("an uninterruptible acquire threw InterruptedException", ex);
         }
@@ -58,17 +63,17 @@ final class StoreLock implements FencedLock {
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        registry.acquirer().acquire(name, lease, label, Long.MAX_VALUE, true);
+        registry.acquirer().acquire(claim, name, lease, label, Long.MAX_VALUE, true);
     }
 
     @Override
     public CompletionStage<DetachedLock> tryLockAsync(Duration wait) {
-        return registry.acquirer().acquireAsync(name, lease, label, waitNanos(wait));
+        return registry.acquirer().acquireAsync(claim, name, lease, label, waitNanos(wait));
     }
 
     @Override
     public CompletionStage<DetachedLock> lockAsync() {
-        return registry.acquirer().acquireAsync(name, lease, label, Long.MAX_VALUE);
+        return registry.acquirer().acquireAsync(claim, name, lease, label, Long.MAX_VALUE);
     }
 
     @Override
@@ -79,8 +84,8 @@ final class StoreLock implements FencedLock {
     @Override
     public void unlockAfter(Duration delay) {
         long delayMillis = delayMillis(name, delay);
-        Hold hold = registry.ownHold(name);
-        if (hold.leaveOnce() == 0) {
+        Hold hold = registry.ownHoldOrNull(name);
+        if (claim.leave(name, hold)) {
             engine.holds().release(hold, delayMillis);
         }
     }
@@ -93,64 +98,71 @@ final class StoreLock implements FencedLock {
     @Override
     public boolean isHeldByCurrentThread() {
         Hold hold = registry.ownHoldOrNull(name);
-        return hold != null && hold.isHeld();
+        return hold != null && claim.count(hold) > 0 && hold.isHeld();
     }
 
     @Override
     public int holdCount() {
         Hold hold = registry.ownHoldOrNull(name);
-        return hold != null ? hold.count() : 0;
+        return hold != null ? claim.count(hold) : 0;
     }
 
     @Override
     public long fencingToken() {
-        return registry.ownHold(name).fencingToken;
+        return own().fencingToken;
     }
 
     @Override
     public WaitEnd waitEnd() {
-        return registry.ownHold(name).waitEnd();
+        return own().waitEnd();
     }
 
     @Override
     public void extend(Duration newLease) {
-        Hold hold = registry.ownHold(name);
+        Hold hold = own();
         StoreSends.await(() -> engine.leases().extend(hold, newLease, engine.holds().blocking()));
     }
 
     @Override
     public Duration remainingLease() {
-        Hold hold = registry.ownHold(name);
+        Hold hold = own();
         return StoreSends.await(() -> engine.leases().remainingLease(hold, engine.holds().blocking()));
     }
 
     @Override
     public void verifyHeld() {
-        Hold hold = registry.ownHold(name);
+        Hold hold = own();
         StoreSends.await(() -> engine.leases().verify(hold, engine.holds().blocking()));
     }
 
     @Override
     public DetachedLock detach() {
-        Hold hold = registry.ownHold(name);
+        Hold hold = own();
         hold.ownBy(null);
         return new StoreDetachedLock(registry, hold);
     }
 
-    /** Handles of one registry for one name are equal: they lock the same thing. */
+    /** The current thread's hold of this claim; the monitor exception if it holds none. */
+    private Hold own() {
+        return claim.own(name, registry.ownHoldOrNull(name));
+    }
+
+    /** Handles of one registry for one name and claim are equal: they lock the same thing. */
     @Override
     public boolean equals(Object other) {
-        return other instanceof StoreLock lock && lock.registry == registry && lock.name.equals(name);
+        return other instanceof StoreLock lock && lock.registry == registry && lock.name.equals(name)
+                && lock.claim == claim;
     }
 
     @Override
     public int hashCode() {
-        return System.identityHashCode(registry) * 31 + name.hashCode();
+        return (System.identityHashCode(registry) * 31 + name.hashCode()) * 31 + claim.hashCode();
     }
 
     @Override
     public String toString() {
-        return "FencedLock[" + name + ", " + lease + "]";
+        return claim == Claim.LOCK ? "FencedLock[" + name + ", " + lease + "]"
+                : "FencedLock[" + claim + " of read-write lock " + name + ", " + lease + "]";
     }
 
     /** An {@code unlockAfter} delay in milliseconds: zero or less is none, more than {@link Lease#MAX} is refused. */

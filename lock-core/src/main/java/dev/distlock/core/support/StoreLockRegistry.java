@@ -1,6 +1,7 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.LeasedSemaphore;
 import dev.distlock.core.Lease;
@@ -52,7 +53,7 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
 
     @Override
     public FencedLock obtain(String name, Lease lease, String label) {
-        return new StoreLock(this, LockNames.validate(name), Objects.requireNonNull(lease, "lease"), label);
+        return new StoreLock(this, LockNames.validate(name), Objects.requireNonNull(lease, "lease"), label, Claim.LOCK);
     }
 
     @Override
@@ -72,8 +73,22 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
         if (permits < 1) {
             throw new IllegalArgumentException("Semaphore '" + name + "' must have at least 1 permit, not " + permits);
         }
-        engine.checkPermitsOffered(name);
+        engine.checkPermitsOffered("Semaphore '" + name + "'");
         return new StoreSemaphore(this, name, permits, lease, label);
+    }
+
+    /**
+     * The read-write lock {@code name}, if the store offers counted claims (as for semaphores).
+     *
+     * @throws UnsupportedOperationException naming the store, if it offers none
+     */
+    @Override
+    public FencedReadWriteLock readWriteLock(String name, Lease lease, String label) {
+        LockNames.validate(name);
+        Objects.requireNonNull(lease, "lease");
+        engine.checkPermitsOffered("Read-write lock '" + name + "'");
+        return new StoreReadWriteLock(new StoreLock(this, name, lease, label, Claim.READ),
+                new StoreLock(this, name, lease, label, Claim.WRITE));
     }
 
     @Override
@@ -139,16 +154,6 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     }
 
     // --- used by the handles ---
-
-    /** The current thread's hold of {@code name}. */
-    Hold ownHold(String name) {
-        Hold hold = ownHoldOrNull(name);
-        if (hold == null) {
-            throw new IllegalMonitorStateException("Lock '" + name + "' is not held by the current thread ("
-                    + Thread.currentThread().getName() + ")");
-        }
-        return hold;
-    }
 
     /** The current thread's hold of {@code name} (it may have been lost), or {@code null}. */
     Hold ownHoldOrNull(String name) {

@@ -18,17 +18,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What every registry whose backend queues waiters must do with semaphores of leased permits
- * ({@link LockRegistry#semaphore}), besides {@link LockRegistryContract}: never more permits held across processes
+ * ({@link LockRegistry#semaphore}), besides {@link ReadWriteLockContract}: never more permits held across processes
  * than declared, each taking a hold with its own growing fencing token, renewed and lost like a lock's; waiters served
  * in arrival order and a release handing freed permits to as many of them as fit; several permits all or nothing; a
  * count declared differently refused; a cancelled wait or a closed registry giving its permits back.
  */
-public abstract class SemaphoreContract extends LockRegistryContract {
+public abstract class SemaphoreContract extends ReadWriteLockContract {
 
     private static final Duration NO_WAIT = Duration.ZERO;
-
-    /** How many acquisitions of other registries wait in the backend's queue for the lock (or the semaphore). */
-    protected abstract long waitersQueued(LockRegistry registry, String name) throws Exception;
 
     private static DetachedLock taken(CompletableFuture<DetachedLock> taking) throws Exception {
         return taking.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);

@@ -121,11 +121,11 @@ public final class NamesAcquisition implements StepRunners.Awaited {
         if (own != null) {
             try {
                 engine.holds().requireHeld(own);
-            } catch (RuntimeException lost) {
-                end(lost);
+                own.reenterAsLock();
+            } catch (RuntimeException lostOrRefused) {
+                end(lostOrRefused);
                 return;
             }
-            own.reenter();
             holds[index] = own;
             reentered[index] = true;
             takeNext();

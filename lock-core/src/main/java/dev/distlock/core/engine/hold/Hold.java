@@ -67,6 +67,10 @@ public final class Hold extends TrustedLease {
 
     /** Re-entrant holds of the owner; only the owner touches it. */
     private int count = 1;
+    /** Read holds its owner took inside this write hold of a read-write lock; only the owner touches it. */
+    private int reads;
+    /** How many permits of its name it holds: 0 for the name's lock; set before the hold is handed out. */
+    private int permits;
 
     /** The phase, moved by compare-and-set ({@link #PHASE}); a field, not an atomic object: one per lock call. */
     private volatile Phase phase = Phase.HELD;
@@ -102,6 +106,33 @@ public final class Hold extends TrustedLease {
     /** Its owner takes it once more. */
     public void reenter() {
         count++;
+    }
+
+    /**
+     * Its owner takes it once more as the name's lock: refused for a hold of permits, so a thread never counts a read
+     * or write hold of a name as the name's exclusive lock.
+     */
+    public void reenterAsLock() {
+        if (permits != 0) {
+            throw new IllegalStateException("Lock '" + name + "': the current thread holds this name through a "
+                    + "read-write lock; a name is a lock or a read-write lock while in use, not both");
+        }
+        count++;
+    }
+
+    /** How many read holds its owner took inside this write hold (a write hold kept for reading: a downgrade). */
+    public int reads() {
+        return reads;
+    }
+
+    /** Its owner, which holds this write hold, takes a read hold inside it. */
+    public void enterRead() {
+        reads++;
+    }
+
+    /** Its owner gives one read hold taken inside this write hold back; answers how many are left. */
+    public int leaveRead() {
+        return --reads;
     }
 
     /** Its owner gives one of its holds back; answers how many are left. */
@@ -199,10 +230,19 @@ public final class Hold extends TrustedLease {
         }
     }
 
-    /** A hold of permits, which no local gate let in: it has no gate to give back or hand on. */
-    public Hold withoutGate() {
+    /**
+     * A hold of {@code taken} permits (of a semaphore, or a read-write lock's), which no local gate let in: it has no
+     * gate to give back or hand on.
+     */
+    public Hold ofPermits(int taken) {
+        permits = taken;
         OWNS_GATE.setVolatile(this, false);
         return this;
+    }
+
+    /** How many permits of its name it holds: 0 for a hold of the name's lock. */
+    public int permits() {
+        return permits;
     }
 
     /** Whether the hold owns its name's gate: a hold of the name's lock, until it gives the gate back or on. */
