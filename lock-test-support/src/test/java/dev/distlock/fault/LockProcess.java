@@ -45,18 +45,22 @@ final class LockProcess implements AutoCloseable {
      * @param poll its waiters' poll interval
      */
     static LockProcess start(String label, int port, String name, Duration lease, boolean renewed, Duration poll) {
-        return start(label, port, name, lease, renewed, poll, 0);
+        return start(label, port, name, lease, renewed, poll, "");
     }
 
-    /** As {@link #start(String, int, String, Duration, boolean, Duration)}, on one of {@code permits} (if above 0). */
+    /**
+     * As {@link #start(String, int, String, Duration, boolean, Duration)}, on what {@code claim} says instead of the
+     * lock, if not empty: a number of permits (the process holds one of them), or {@code read} or {@code write} (a
+     * side of the name's read-write lock).
+     */
     static LockProcess start(String label, int port, String name, Duration lease, boolean renewed, Duration poll,
-            int permits) {
+            String claim) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                 LockProcessMain.class.getName(), Integer.toString(port), name, Long.toString(lease.toMillis()),
                 renewed ? "renewed" : "fixed", Long.toString(poll.toMillis())));
-        if (permits > 0) {
-            command.add(Integer.toString(permits));
+        if (!claim.isEmpty()) {
+            command.add(claim);
         }
         Process process;
         try {

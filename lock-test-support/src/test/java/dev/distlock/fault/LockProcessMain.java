@@ -29,8 +29,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * lines starts with {@value #ANSWER}, to tell it from the process's logging.
  *
  * <p>Arguments: Redis port, lock name, lease in ms, {@code renewed} or {@code fixed}, poll interval in ms, and
- * optionally a number of permits: the process then uses one permit of the semaphore of that name
- * ({@link dev.distlock.core.LeasedSemaphore#asLock()}) instead of the lock.
+ * optionally what the process claims instead of the lock: a number of permits (it uses one permit of the semaphore of
+ * that name, {@link dev.distlock.core.LeasedSemaphore#asLock()}), or {@code read} or {@code write} (that side of the
+ * name's read-write lock).
  */
 public final class LockProcessMain {
 
@@ -58,8 +59,7 @@ public final class LockProcessMain {
                 })
                 .build();
         Lease leased = "renewed".equals(args[3]) ? Lease.renewed(lease) : Lease.fixed(lease);
-        FencedLock lock = args.length > 5 ? registry.semaphore(args[1], Integer.parseInt(args[5]), leased, null).asLock()
-                : registry.obtain(args[1], leased);
+        FencedLock lock = claimed(registry, args[1], leased, args.length > 5 ? args[5] : "");
         // a running service has its connection and scripts ready: the first call of a cold JVM may take longer
         // than a short lease, and a hold is trusted only from the moment its acquire was sent
         FencedLock warmUp = registry.obtain(args[1] + ":warm-up");
@@ -73,6 +73,15 @@ public final class LockProcessMain {
             owner.execute(() -> out.println(ANSWER + run(lock, command)));
         }
         System.exit(0);
+    }
+
+    private static FencedLock claimed(RedisLockRegistry registry, String name, Lease lease, String claim) {
+        return switch (claim) {
+            case "" -> registry.obtain(name, lease);
+            case "read" -> registry.readWriteLock(name, lease, null).readLock();
+            case "write" -> registry.readWriteLock(name, lease, null).writeLock();
+            default -> registry.semaphore(name, Integer.parseInt(claim), lease, null).asLock();
+        };
     }
 
     private static String run(FencedLock lock, String[] command) {

@@ -90,7 +90,8 @@ class PermitProcessFaultsIT {
     // --- helpers ---
 
     private LockProcess start(String label, Duration lease, int permits) {
-        LockProcess process = LockProcess.start(label, redis.server().port(), "supplier", lease, true, POLL, permits);
+        LockProcess process = LockProcess.start(label, redis.server().port(), "supplier", lease, true, POLL,
+                Integer.toString(permits));
         processes.add(process);
         return process;
     }
