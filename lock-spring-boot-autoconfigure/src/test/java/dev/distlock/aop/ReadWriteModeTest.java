@@ -69,6 +69,20 @@ class ReadWriteModeTest {
     }
 
     @Test
+    void asynchronousMethodsTakeTheSameSidesWithoutBlocking() throws Exception {
+        CompletableFuture<Long> read = CompletableFuture.supplyAsync(catalogue::read);
+        assertThat(catalogue.awaitOneInside()).isTrue();
+
+        assertThat(catalogue.readAsync().get(BOUND.toSeconds(), TimeUnit.SECONDS)).as("a reader beside a reader")
+                .isEqualTo("read");
+        assertThatThrownBy(() -> catalogue.writeAsyncWithoutWaiting().get(BOUND.toSeconds(), TimeUnit.SECONDS))
+                .hasCauseInstanceOf(LockAcquisitionTimeoutException.class);
+        catalogue.open();
+        read.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        assertThat(catalogue.writeAsyncWithoutWaiting().get(BOUND.toSeconds(), TimeUnit.SECONDS)).isEqualTo("written");
+    }
+
+    @Test
     void aNameGivingSeveralNamesIsRefused() {
         assertThatThrownBy(() -> catalogue.several(List.of("a", "b"))).isInstanceOf(InvalidLockNameException.class)
                 .hasMessageContaining("mode = READ").hasMessageContaining("give one name");
@@ -91,12 +105,17 @@ class ReadWriteModeTest {
     static class Catalogue {
 
         private final CountDownLatch entered = new CountDownLatch(2);
+        private final CountDownLatch enteredOnce = new CountDownLatch(1);
         private final CountDownLatch release = new CountDownLatch(1);
         private final AtomicInteger inside = new AtomicInteger();
         private final AtomicInteger writersBesideOthers = new AtomicInteger();
 
         public boolean awaitTwoInside() throws InterruptedException {
             return entered.await(BOUND.toSeconds(), TimeUnit.SECONDS);
+        }
+
+        public boolean awaitOneInside() throws InterruptedException {
+            return enteredOnce.await(BOUND.toSeconds(), TimeUnit.SECONDS);
         }
 
         public void open() {
@@ -111,6 +130,7 @@ class ReadWriteModeTest {
         public long read() {
             inside.incrementAndGet();
             entered.countDown();
+            enteredOnce.countDown();
             try {
                 release.await(BOUND.toSeconds(), TimeUnit.SECONDS);
             } catch (InterruptedException ex) {
@@ -132,6 +152,16 @@ class ReadWriteModeTest {
         @DistributedLock(name = "prices", mode = WRITE, timeout = "0")
         public long writeWithoutWaiting() {
             return LockContext.current().fencingToken();
+        }
+
+        @DistributedLock(name = "prices", mode = READ, timeout = "0")
+        public CompletableFuture<String> readAsync() {
+            return CompletableFuture.completedFuture("read");
+        }
+
+        @DistributedLock(name = "prices", mode = WRITE, timeout = "0")
+        public CompletableFuture<String> writeAsyncWithoutWaiting() {
+            return CompletableFuture.completedFuture("written");
         }
 
         @DistributedLock(name = "#names", mode = READ, timeout = "0")
