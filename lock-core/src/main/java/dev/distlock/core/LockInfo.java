@@ -25,13 +25,22 @@ import java.util.List;
  *        come, first served); at most the first {@value dev.distlock.core.spi.LockSnapshot#MAX_WAITER_TOKENS}
  *        ({@code waiting} counts them all). Empty if nobody waits, and with a backend that keeps no queue (Redlock:
  *        its waiters poll) or that may not list it (a Redis user without {@code LRANGE}). Never {@code null}
+ * @param holds how many holds the name has now: 1 for a held lock; for a semaphore, each taking of permits, and for a
+ *        read-write lock, each reader (or its one writer). {@code holder}, {@code fencingToken}, {@code heldSince}
+ *        and {@code remainingLease} then describe the newest of them (the largest fencing token)
  */
 public record LockInfo(String name, boolean held, LockHolder holder, long fencingToken, Instant heldSince,
-        Duration remainingLease, int waiting, List<LockWaiter> queue) {
+        Duration remainingLease, int waiting, List<LockWaiter> queue, int holds) {
 
     /** Takes an unmodifiable copy of {@code queue}; {@code null} stands for an empty queue. */
     public LockInfo {
         queue = queue == null ? List.of() : List.copyOf(queue);
+    }
+
+    /** What the backend knows of a lock: one hold if it is held, none if not. */
+    public LockInfo(String name, boolean held, LockHolder holder, long fencingToken, Instant heldSince,
+            Duration remainingLease, int waiting, List<LockWaiter> queue) {
+        this(name, held, holder, fencingToken, heldSince, remainingLease, waiting, queue, held ? 1 : 0);
     }
 
     /**

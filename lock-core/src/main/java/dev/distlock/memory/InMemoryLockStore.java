@@ -165,7 +165,8 @@ public final class InMemoryLockStore
 
     @Override
     public synchronized LockSnapshot inspect(String name) {
-        return table.inspect(name);
+        long now = clock.millis();
+        return permits.has(name, now) ? permits.inspect(name, now) : table.inspect(name);
     }
 
     /**

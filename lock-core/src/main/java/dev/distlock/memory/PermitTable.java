@@ -2,7 +2,9 @@ package dev.distlock.memory;
 
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.Grant;
+import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.memory.GrantNotices.Notice;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -146,6 +148,23 @@ final class PermitTable {
     /** How many permits are taken now; 0 if the name is no semaphore. */
     int permitsInUse(String name, long now) {
         return has(name, now) ? names.get(name).inUse() : 0;
+    }
+
+    /**
+     * What an operator is shown of the semaphore {@code name}: its live holds counted, the newest (largest fencing
+     * token) described, its live waiters listed in order (at most {@link LockSnapshot#MAX_WAITER_TOKENS}).
+     */
+    LockSnapshot inspect(String name, long now) {
+        Permits permits = names.get(name);
+        permits.expire(now);
+        List<String> waiting = permits.waiters.keySet().stream().limit(LockSnapshot.MAX_WAITER_TOKENS).toList();
+        Map.Entry<String, Owner> newest = permits.owners.entrySet().stream()
+                .max(Comparator.comparingLong(entry -> entry.getValue().fence())).orElse(null);
+        if (newest == null) {
+            return new LockSnapshot(null, 0, 0, permits.waiters.size(), waiting, 0);
+        }
+        return new LockSnapshot(newest.getKey(), newest.getValue().fence(), newest.getValue().expiresAt() - now,
+                permits.waiters.size(), waiting, permits.owners.size());
     }
 
     /** One name's permits: its count, owners, waiters and fencing count. */

@@ -114,15 +114,25 @@ public class DistlocksEndpoint {
      * @param queue the processes that wait for it, in the order the lock goes to them (first come, first served);
      *        at most the first 100 ({@code waiting} counts them all), empty if none (always with Redlock, which
      *        keeps no queue)
+     * @param holds how many holds it has: 1 for a held lock; each taking of a semaphore's permits, each reader (or the
+     *        writer) of a read-write lock, whose newest hold {@code holder} and the fields after it then describe
      */
     public record LockInfoDescriptor(String registry, String name, String key, boolean held, Holder holder,
-            long fencingToken, String heldSince, long remainingLeaseMillis, int waiting, List<Waiter> queue) {
+            long fencingToken, String heldSince, long remainingLeaseMillis, int waiting, List<Waiter> queue,
+            int holds) {
 
         static LockInfoDescriptor of(String registry, String key, LockInfo info) {
             return new LockInfoDescriptor(registry, info.name(), key, info.held(), Holder.of(info.holder()),
                     info.fencingToken(), info.heldSince() == null ? null : info.heldSince().toString(),
                     info.remainingLease() == null ? -1 : info.remainingLease().toMillis(), info.waiting(),
-                    info.queue().stream().map(Waiter::of).toList());
+                    info.queue().stream().map(Waiter::of).toList(), info.holds());
+        }
+
+        /** One lock with its queue: one hold if it is held. */
+        public LockInfoDescriptor(String registry, String name, String key, boolean held, Holder holder,
+                long fencingToken, String heldSince, long remainingLeaseMillis, int waiting, List<Waiter> queue) {
+            this(registry, name, key, held, holder, fencingToken, heldSince, remainingLeaseMillis, waiting, queue,
+                    held ? 1 : 0);
         }
 
         /**

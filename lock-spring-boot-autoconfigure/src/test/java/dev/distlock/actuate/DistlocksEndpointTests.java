@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.distlock.actuate.DistlocksEndpoint.HeldLockDescriptor;
 import dev.distlock.actuate.DistlocksEndpoint.LockInfoDescriptor;
 import dev.distlock.actuate.DistlocksEndpoint.Waiter;
+import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockRegistry;
@@ -62,6 +63,23 @@ class DistlocksEndpointTests {
         assertThat(second.fencingToken()).isEqualTo(report.fencingToken());
         assertThat(second.remainingLeaseMillis()).isBetween(1L, Duration.ofSeconds(20).toMillis());
         assertThat(second.renewed()).isFalse();
+    }
+
+    @Test
+    void describesAReadWriteLockByItsReadersAndNewestHold() throws Exception {
+        DetachedLock first = orders.readWriteLock("prices").readLock().tryLockAsync(Duration.ZERO)
+                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        DetachedLock second = orders.readWriteLock("prices").readLock().tryLockAsync(Duration.ZERO)
+                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        LockInfoDescriptor prices = new DistlocksEndpoint(Map.of("orderLocks", orders)).lock("prices").locks()
+                .get(0);
+
+        assertThat(prices.held()).isTrue();
+        assertThat(prices.holds()).as("two readers").isEqualTo(2);
+        assertThat(prices.fencingToken()).as("the newest").isEqualTo(second.fencingToken());
+        first.unlock();
+        second.unlock();
     }
 
     @Test

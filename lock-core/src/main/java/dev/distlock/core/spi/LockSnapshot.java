@@ -12,9 +12,12 @@ import java.util.List;
  * @param waiterTokens the tokens of the queue's live entries in the order they would be handed the lock (the oldest
  *        first), at most the first {@link #MAX_WAITER_TOKENS} of them ({@code waiting} counts them all); empty if
  *        the store has no queue or does not tell it. Never {@code null}
+ * @param holds how many live holds the name has: 0 or 1 for a lock; for counted claims (a semaphore's permits, a
+ *        read-write lock's readers or writer) each taking, and the other components describe the newest of them
+ *        (the largest fencing token)
  */
 public record LockSnapshot(String ownerToken, long fencingToken, long remainingLeaseMillis, int waiting,
-        List<String> waiterTokens) {
+        List<String> waiterTokens, int holds) {
 
     /** How many waiter tokens an inspection lists at most, so that a long queue never makes it expensive. */
     public static final int MAX_WAITER_TOKENS = 100;
@@ -22,6 +25,12 @@ public record LockSnapshot(String ownerToken, long fencingToken, long remainingL
     /** Takes an unmodifiable copy of {@code waiterTokens}; {@code null} stands for none. */
     public LockSnapshot {
         waiterTokens = waiterTokens == null ? List.of() : List.copyOf(waiterTokens);
+    }
+
+    /** A snapshot of a lock: one hold if it has an owner, none if not. */
+    public LockSnapshot(String ownerToken, long fencingToken, long remainingLeaseMillis, int waiting,
+            List<String> waiterTokens) {
+        this(ownerToken, fencingToken, remainingLeaseMillis, waiting, waiterTokens, ownerToken != null ? 1 : 0);
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockRegistry;
 import java.time.Duration;
@@ -151,6 +152,36 @@ public abstract class ReadWriteLockContract extends LockRegistryContract {
         assertThat(closedReader.isHeldByCurrentThread()).isFalse();
         assertThat(other.writeLock().tryLock(PATIENCE)).as("given back by the close").isTrue();
         other.writeLock().unlock();
+    }
+
+    @Test
+    void inspectCountsTheReadersAndDescribesTheNewestHoldAndTheQueue() throws Exception {
+        LockRegistry waiting = registry();
+        FencedReadWriteLock here = registry().readWriteLock("rw-inspect");
+        DetachedLock first = taken(tryAsync(here.readLock(), NO_WAIT));
+        DetachedLock second = taken(tryAsync(here.readLock(), NO_WAIT));
+        CompletableFuture<DetachedLock> writer = tryAsync(waiting.readWriteLock("rw-inspect").writeLock(), PATIENCE);
+        awaitUntil(() -> waitersQueued(waiting, "rw-inspect") == 1);
+
+        LockInfo read = registry().inspect("rw-inspect");
+        assertThat(read.held()).isTrue();
+        assertThat(read.holds()).as("two readers").isEqualTo(2);
+        assertThat(read.fencingToken()).as("the newest hold").isEqualTo(second.fencingToken());
+        assertThat(read.remainingLease()).isPositive();
+        assertThat(read.waiting()).isEqualTo(1);
+        first.unlock();
+        second.unlock();
+        DetachedLock written = taken(writer);
+        assertThat(registry().inspect("rw-inspect")).satisfies(info -> {
+            assertThat(info.holds()).as("the writer alone").isEqualTo(1);
+            assertThat(info.fencingToken()).isEqualTo(written.fencingToken());
+            assertThat(info.waiting()).isZero();
+        });
+        written.unlock();
+        assertThat(registry().inspect("rw-inspect")).satisfies(info -> {
+            assertThat(info.held()).isFalse();
+            assertThat(info.holds()).isZero();
+        });
     }
 
     @Test

@@ -101,7 +101,8 @@ public final class Presence {
         long fence = snapshot.fencingToken();
         long lease = snapshot.remainingLeaseMillis();
         return new LockInfo(name, true, holder, fence, fence > 0 ? Instant.EPOCH.plus(fence, ChronoUnit.MICROS) : null,
-                lease == LockStore.NEVER_EXPIRES ? null : Duration.ofMillis(lease), snapshot.waiting(), queue);
+                lease == LockStore.NEVER_EXPIRES ? null : Duration.ofMillis(lease), snapshot.waiting(), queue,
+                snapshot.holds());
     }
 
     /**
