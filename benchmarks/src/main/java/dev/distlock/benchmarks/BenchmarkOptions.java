@@ -60,7 +60,12 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
         /** The watchdog's script calls per renewal period while ten thousand renewed holds are held. */
         RENEWALS,
         /** A semaphore of 3 leased permits, 8 clients taking and giving back: distlock against Redisson. */
-        PERMITS
+        PERMITS,
+        /**
+         * A read-write lock, 8 clients reading 90% and writing 10%: distlock against Redisson; then distlock's readers
+         * of one name against its exclusive lock.
+         */
+        READWRITE
     }
 
     /** The cases of the cost check, in the order they run by default. */
@@ -69,7 +74,7 @@ public record BenchmarkOptions(Set<Part> parts, List<Scenario> scenarios, List<S
 
     static final String USAGE = """
             Options (defaults in brackets):
-              --parts scenarios,roundtrips,memory,jmh,async,topologies,cost,renewals,permits   parts to run [all]
+              --parts scenarios,roundtrips,memory,jmh,async,topologies,cost,renewals,permits,readwrite   parts to run [all]
               --skip jmh,memory                         parts not to run [none]
               --scenarios 1,2,3,4,5                     scenarios [all]
               --contenders distlock,redisson,si-spin,si-pubsub,floor   contenders, run in this order [these]

@@ -7,6 +7,8 @@ import dev.distlock.benchmarks.memory.MemoryResult;
 import dev.distlock.benchmarks.redis.CommandPaths;
 import dev.distlock.benchmarks.redis.RoundTrips;
 import dev.distlock.benchmarks.permits.PermitsResult;
+import dev.distlock.benchmarks.readwrite.ReadWriteResult;
+import dev.distlock.benchmarks.readwrite.ReadersResult;
 import dev.distlock.benchmarks.renewals.RenewalResult;
 import dev.distlock.benchmarks.report.MachineInfo;
 import dev.distlock.benchmarks.scenarios.Measurement;
@@ -30,6 +32,8 @@ import java.util.Map;
  * @param cost the Java-side cost of one uncontended lock+unlock, per case
  * @param renewals the watchdog's renewals of many holds at once
  * @param permits the permits comparison, per contender
+ * @param readWrite the read-mostly load on a read-write lock, per contender
+ * @param readers distlock's readers of one name against its exclusive lock (one result, or none)
  * @param topologies each topology's name and description, in run order
  * @param topologyMeasurements distlock's scenario measurements on those topologies, in the order they ran
  * @param loadAtEnd the load averages when the run ended
@@ -38,5 +42,6 @@ public record BenchmarkResults(BenchmarkOptions options, LocalDate date, Machine
         Map<String, String> contenders, List<Measurement> measurements, List<RoundTrips> roundTrips,
         List<CommandPaths.CommandPath> paths, List<MemoryResult> memory, List<JmhResult> jmh, List<AsyncResult> async,
         List<CostResult> cost, List<RenewalResult> renewals, List<PermitsResult> permits,
-        Map<String, String> topologies, List<Measurement> topologyMeasurements, String loadAtEnd) {
+        List<ReadWriteResult> readWrite, List<ReadersResult> readers, Map<String, String> topologies,
+        List<Measurement> topologyMeasurements, String loadAtEnd) {
 }

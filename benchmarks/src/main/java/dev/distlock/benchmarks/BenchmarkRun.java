@@ -21,6 +21,10 @@ import dev.distlock.benchmarks.redis.RoundTripProbe;
 import dev.distlock.benchmarks.redis.RoundTrips;
 import dev.distlock.benchmarks.permits.PermitsComparison;
 import dev.distlock.benchmarks.permits.PermitsResult;
+import dev.distlock.benchmarks.readwrite.ReadWriteComparison;
+import dev.distlock.benchmarks.readwrite.ReadWriteResult;
+import dev.distlock.benchmarks.readwrite.ReadersComparison;
+import dev.distlock.benchmarks.readwrite.ReadersResult;
 import dev.distlock.benchmarks.renewals.RenewalCheck;
 import dev.distlock.benchmarks.renewals.RenewalResult;
 import dev.distlock.benchmarks.report.MachineInfo;
@@ -109,11 +113,13 @@ public final class BenchmarkRun {
             List<CostResult> cost = options.runs(Part.COST) ? cost(address, stats) : List.of();
             List<RenewalResult> renewals = options.runs(Part.RENEWALS) ? renewals(address, stats) : List.of();
             List<PermitsResult> permits = options.runs(Part.PERMITS) ? permits(address, stats) : List.of();
+            List<ReadWriteResult> readWrite = options.runs(Part.READWRITE) ? readWrite(address, stats) : List.of();
+            List<ReadersResult> readers = options.runs(Part.READWRITE) ? readers(address, stats) : List.of();
             Map<String, String> topologyDescriptions = new LinkedHashMap<>();
             List<Measurement> topologies = options.runs(Part.TOPOLOGIES) ? topologies(topologyDescriptions) : List.of();
             return new BenchmarkResults(options, LocalDate.now(), machine, descriptions, measurements, roundTrips,
-                    paths, memory, jmh, async, cost, renewals, permits, topologyDescriptions, topologies,
-                    MachineInfo.loadAverage());
+                    paths, memory, jmh, async, cost, renewals, permits, readWrite, readers, topologyDescriptions,
+                    topologies, MachineInfo.loadAverage());
         }
     }
 
@@ -233,6 +239,30 @@ public final class BenchmarkRun {
         results.forEach(r -> say("  %-9s %,.0f takings/s (median), most inside at once %d, %d failed", r.contender(),
                 r.median(), r.mostInside(), r.failures()));
         return results;
+    }
+
+    private List<ReadWriteResult> readWrite(RedisAddress address, RedisStats stats) throws Exception {
+        say("read-write: %s, %d rounds of %d s", ReadWriteComparison.WORKLOAD, options.rounds(),
+                options.measurement().toSeconds());
+        List<ReadWriteResult> results = new ReadWriteComparison(address, stats).run(options.warmup(),
+                options.measurement(), options.rounds());
+        results.forEach(r -> say("  %-9s %,.0f ops/s (median; %,.0f reads/s, %,.0f writes/s), writer overlaps %d, "
+                + "most readers inside at once %d, most writers %d, %d failed%s", r.contender(), r.median(),
+                r.medianReads(), r.medianWrites(), r.writerOverlaps(), r.mostReaders(), r.mostWriters(), r.failures(),
+                r.firstFailure() == null ? "" : ", first: " + r.firstFailure()));
+        return results;
+    }
+
+    private List<ReadersResult> readers(RedisAddress address, RedisStats stats) throws Exception {
+        say("readers against the exclusive lock: %s, %d rounds of %d s", ReadersComparison.WORKLOAD,
+                options.rounds(), options.measurement().toSeconds());
+        ReadersResult r = new ReadersComparison(address, stats).run(options.warmup(), options.measurement(),
+                options.rounds());
+        say("  readers %,.0f holds/s, exclusive %,.0f holds/s (medians): %.2f×, most readers inside at once %d, "
+                + "most exclusive holders %d, %d failed%s", r.medianReads(), r.medianExclusive(), r.ratio(),
+                r.mostReaders(), r.mostExclusive(), r.failures(),
+                r.firstFailure() == null ? "" : ", first: " + r.firstFailure());
+        return List.of(r);
     }
 
     private List<AsyncResult> async(RedisAddress address, RedisStats stats) throws Exception {

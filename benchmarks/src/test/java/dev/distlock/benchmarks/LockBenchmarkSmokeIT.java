@@ -6,6 +6,8 @@ import dev.distlock.benchmarks.async.AsyncResult;
 import dev.distlock.benchmarks.contenders.Contenders;
 import dev.distlock.benchmarks.cost.CostResult;
 import dev.distlock.benchmarks.jmh.JmhResult;
+import dev.distlock.benchmarks.readwrite.ReadWriteComparison;
+import dev.distlock.benchmarks.readwrite.ReadWriteResult;
 import dev.distlock.benchmarks.redis.RoundTrips;
 import dev.distlock.benchmarks.report.MarkdownReport;
 import dev.distlock.benchmarks.scenarios.Measurement;
@@ -20,7 +22,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The whole harness in a few seconds of measurement: every contender in every scenario, the round-trip count,
  * a small memory check, non-blocking callers, the Java-side cost check, a thousand renewed holds, JMH in-process and distlock on every topology. It proves the harness works and that every contender kept mutual
- * exclusion; it asserts nothing about speed.
+ * exclusion (a read-write lock's writers too); it asserts nothing about speed.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class LockBenchmarkSmokeIT {
@@ -70,6 +72,16 @@ class LockBenchmarkSmokeIT {
             assertThat(r.allHeld()).as("every renewed hold still held after the measured periods").isTrue();
             assertThat(r.scriptsPerPeriod()).as("the watchdog renewed").isPositive();
         });
+        assertThat(results.readWrite()).extracting(ReadWriteResult::contender)
+                .containsExactlyElementsOf(ReadWriteComparison.CONTENDERS);
+        assertThat(results.readWrite()).allSatisfy(r -> {
+            assertThat(r.exclusionHeld()).as(r.contender() + ": no writer beside another holder").isTrue();
+            assertThat(r.median()).as(r.contender() + " read and wrote").isPositive();
+        });
+        assertThat(results.readers()).singleElement().satisfies(r -> {
+            assertThat(r.mostExclusive()).as("never two holders of the exclusive lock").isLessThanOrEqualTo(1);
+            assertThat(r.medianReads()).as("readers read").isPositive();
+        });
         assertThat(results.jmh()).extracting(JmhResult::benchmark)
                 .containsExactlyInAnyOrder("annotated", "direct", "keyEvaluation");
 
@@ -79,7 +91,7 @@ class LockBenchmarkSmokeIT {
         }
         assertThat(report).contains("### Targets (distlock)", "### Round trips", "### Annotation layer",
                 "### Memory", "### Non-blocking callers", "### Java-side cost", "held in all " + Scenario.values().length * Contenders.NAMES.size() + " measurements", "### Watchdog renewals",
-                "### Topologies");
+                "### Read-write locks", "### Topologies");
     }
 
     private static List<Measurement> concat(List<Measurement> first, List<Measurement> second) {

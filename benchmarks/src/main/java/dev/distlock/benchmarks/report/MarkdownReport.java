@@ -12,6 +12,10 @@ import dev.distlock.benchmarks.redis.CommandPaths;
 import dev.distlock.benchmarks.redis.RoundTrips;
 import dev.distlock.benchmarks.permits.PermitsComparison;
 import dev.distlock.benchmarks.permits.PermitsResult;
+import dev.distlock.benchmarks.readwrite.ReadWriteComparison;
+import dev.distlock.benchmarks.readwrite.ReadWriteResult;
+import dev.distlock.benchmarks.readwrite.ReadersComparison;
+import dev.distlock.benchmarks.readwrite.ReadersResult;
 import dev.distlock.benchmarks.renewals.RenewalResult;
 import dev.distlock.benchmarks.scenarios.Scenario;
 import dev.distlock.benchmarks.topologies.Topology;
@@ -45,7 +49,7 @@ public final class MarkdownReport {
             comparison();
         }
         if (!results.measurements().isEmpty() || !results.async().isEmpty() || !results.renewals().isEmpty()
-                || !results.permits().isEmpty()) {
+                || !results.permits().isEmpty() || !results.readWrite().isEmpty() || !results.readers().isEmpty()) {
             targets();
         }
         summaries.byScenario().forEach(this::scenario);
@@ -57,6 +61,7 @@ public final class MarkdownReport {
         cost();
         renewals();
         permits();
+        readWrite();
         topologies();
         return out.toString();
     }
@@ -377,6 +382,58 @@ public final class MarkdownReport {
                     + Format.number(r.median() / redisson, 2) + " | " + r.mostInside() + " | " + r.failures() + " |");
         }
         line();
+    }
+
+    private void readWrite() {
+        List<ReadWriteResult> readWrite = results.readWrite();
+        List<ReadersResult> readers = results.readers();
+        if (readWrite.isEmpty() && readers.isEmpty()) {
+            return;
+        }
+        line("### Read-write locks");
+        line();
+        if (!readWrite.isEmpty()) {
+            line(ReadWriteComparison.WORKLOAD + ": each client on a connection of its own (a process each) reads or "
+                    + "writes at random (a seeded random per client), acquiring the read or the write side of one "
+                    + "read-write lock, holding it and releasing it, as fast as it can. Operations (reads and writes) "
+                    + "per second, median of the rounds (range); the harness counts the readers and writers inside: "
+                    + "writer overlaps are holds that found a writer beside another holder (never, for a correct "
+                    + "lock).");
+            line();
+            line("| contender | what runs | ops/s | reads/s | writes/s | × Redisson | writer overlaps "
+                    + "| most readers at once | failed |");
+            line("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+            double redisson = readWrite.stream().filter(r -> r.contender().equals("redisson"))
+                    .mapToDouble(ReadWriteResult::median).findFirst().orElse(Double.NaN);
+            for (ReadWriteResult r : readWrite) {
+                line("| " + r.contender() + " | " + r.description() + " | " + Format.number(r.median(), 0) + " ("
+                        + Format.number(r.min(), 0) + "–" + Format.number(r.max(), 0) + ") | "
+                        + Format.number(r.medianReads(), 0) + " | " + Format.number(r.medianWrites(), 0) + " | "
+                        + Format.number(r.median() / redisson, 2) + " | "
+                        + (r.exclusionHeld() ? String.valueOf(r.writerOverlaps()) : "**" + r.writerOverlaps() + "**")
+                        + " | " + r.mostReaders() + " | " + r.failures() + " |");
+            }
+            line();
+        }
+        for (ReadersResult r : readers) {
+            line(ReadersComparison.WORKLOAD + ", distlock alone: the threads take only the read side of a read-write "
+                    + "lock, then only the exclusive lock (`obtain(name)`), as fast as they can. Holds per second, "
+                    + "median of the rounds (range).");
+            line();
+            line("| threads take | holds/s | × exclusive | most inside at once |");
+            line("| --- | ---: | ---: | ---: |");
+            line("| the read lock | " + Format.number(r.medianReads(), 0) + " (" + Format.number(r.minReads(), 0)
+                    + "–" + Format.number(r.maxReads(), 0) + ") | " + Format.number(r.ratio(), 2) + " | "
+                    + r.mostReaders() + " |");
+            line("| the exclusive lock | " + Format.number(r.medianExclusive(), 0) + " ("
+                    + Format.number(r.minExclusive(), 0) + "–" + Format.number(r.maxExclusive(), 0) + ") | 1.00 | "
+                    + r.mostExclusive() + " |");
+            line();
+            if (r.failures() > 0) {
+                line(r.failures() + " acquisitions or releases failed; the first: " + r.firstFailure());
+                line();
+            }
+        }
     }
 
     /** A median with its range over the runs: {@code 512 (498–530)}. */

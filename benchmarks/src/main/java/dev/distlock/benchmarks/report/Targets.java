@@ -10,6 +10,10 @@ import dev.distlock.benchmarks.memory.MemoryResult;
 import dev.distlock.benchmarks.redis.RoundTrips;
 import dev.distlock.benchmarks.permits.PermitsComparison;
 import dev.distlock.benchmarks.permits.PermitsResult;
+import dev.distlock.benchmarks.readwrite.ReadWriteComparison;
+import dev.distlock.benchmarks.readwrite.ReadWriteResult;
+import dev.distlock.benchmarks.readwrite.ReadersComparison;
+import dev.distlock.benchmarks.readwrite.ReadersResult;
 import dev.distlock.benchmarks.renewals.RenewalResult;
 import dev.distlock.benchmarks.report.TargetStatus.Verdict;
 import dev.distlock.benchmarks.scenarios.Measurement;
@@ -82,6 +86,8 @@ public final class Targets {
         targets.add(annotatedMonosOnDistinctNames(results.async()));
         targets.add(renewals(results.renewals()));
         targets.add(permits(results.permits()));
+        targets.add(readMostly(results.readWrite()));
+        targets.add(readers(results.readers()));
         return targets;
     }
 
@@ -222,6 +228,37 @@ public final class Targets {
         int most = permits.stream().mapToInt(PermitsResult::mostInside).max().orElse(0);
         return new TargetStatus(target, Format.number(ratio, 2) + " × Redisson, at most " + most + " inside",
                 Verdict.of(ratio >= PermitsResult.MIN_RATIO_TO_REDISSON && most <= PermitsComparison.PERMITS));
+    }
+
+    /** A read-mostly load on a read-write lock: at least 1.3 times Redisson's, never a writer beside a holder. */
+    private static TargetStatus readMostly(List<ReadWriteResult> readWrite) {
+        String target = "read-mostly (" + ReadWriteComparison.WORKLOAD + "): ≥ "
+                + Format.number(ReadWriteResult.MIN_RATIO_TO_REDISSON, 1) + " × Redisson `RReadWriteLock`, "
+                + "never a writer beside another holder";
+        Optional<ReadWriteResult> ours = readWrite.stream().filter(r -> r.contender().equals(DISTLOCK)).findFirst();
+        Optional<ReadWriteResult> theirs = readWrite.stream().filter(r -> r.contender().equals("redisson"))
+                .findFirst();
+        if (ours.isEmpty() || theirs.isEmpty()) {
+            return new TargetStatus(target, "—", Verdict.NOT_MEASURED);
+        }
+        double ratio = ours.get().median() / theirs.get().median();
+        long overlaps = ours.get().writerOverlaps();
+        return new TargetStatus(target, Format.number(ratio, 2) + " × Redisson, " + overlaps + " writer overlaps",
+                Verdict.of(ratio >= ReadWriteResult.MIN_RATIO_TO_REDISSON && ours.get().exclusionHeld()));
+    }
+
+    /** Readers of one name go in together: many times the holds of the exclusive lock on one name. */
+    private static TargetStatus readers(List<ReadersResult> readers) {
+        String target = ReadersComparison.THREADS + " readers ≥ "
+                + Format.number(ReadersResult.MIN_RATIO_TO_EXCLUSIVE, 0) + "× the exclusive lock on one name";
+        if (readers.isEmpty()) {
+            return new TargetStatus(target, "—", Verdict.NOT_MEASURED);
+        }
+        ReadersResult r = readers.get(0);
+        return new TargetStatus(target, Format.number(r.ratio(), 2) + "× (" + Format.number(r.medianReads(), 0)
+                + " vs " + Format.number(r.medianExclusive(), 0) + " holds/s, medians), most readers inside at once "
+                + r.mostReaders(), Verdict.of(r.ratio() >= ReadersResult.MIN_RATIO_TO_EXCLUSIVE
+                        && r.mostExclusive() <= 1));
     }
 
     private static Optional<AsyncResult> find(List<AsyncResult> async, Kind kind) {

@@ -33,8 +33,8 @@ class ResultsOfRunTest {
                 Map.of("distlock", "d", "floor", "f"), measurements,
                 List.of(new RoundTrips("distlock", 10, Map.of("fcall", 20L), Map.of("set", 30L, "get", 10L,
                         "time", 10L))),
-                List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), Map.of(), List.of(),
-                "1.0 1.0 1.0");
+                List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
+                Map.of(), List.of(), "1.0 1.0 1.0");
 
         RunResults results = ResultsOfRun.of(run);
 
