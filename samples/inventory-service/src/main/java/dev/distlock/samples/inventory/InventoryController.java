@@ -16,10 +16,18 @@ public class InventoryController {
 
     private final InventoryService inventory;
     private final StockTransfers transfers;
+    private final SupplierQuotes supplier;
 
-    public InventoryController(InventoryService inventory, StockTransfers transfers) {
+    public InventoryController(InventoryService inventory, StockTransfers transfers, SupplierQuotes supplier) {
         this.inventory = inventory;
         this.transfers = transfers;
+        this.supplier = supplier;
+    }
+
+    /** {@code GET /supplier/quotes/sku-1}: the supplier's price in cents, at most 2 calls at once service-wide. */
+    @GetMapping("/supplier/quotes/{sku}")
+    public long quote(@PathVariable String sku) throws InterruptedException {
+        return supplier.quote(sku);
     }
 
     /** {@code GET /stock/sku-1}: units on hand. */

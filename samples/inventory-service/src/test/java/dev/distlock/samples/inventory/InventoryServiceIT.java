@@ -100,6 +100,28 @@ class InventoryServiceIT {
     }
 
     @Test
+    void supplierCallsFromBothInstancesAreNeverMoreThanItsPermitsAtOnce() throws Exception {
+        List<Long> prices = onThreads(6, 2, instance -> () -> instance.getBean(SupplierQuotes.class).quote("sku-1"));
+
+        assertThat(prices).hasSize(12).containsOnly(prices.get(0));
+        List<long[]> calls = new ArrayList<>(web.getBean(SupplierQuotes.class).calls());
+        calls.addAll(worker.getBean(SupplierQuotes.class).calls());
+        assertThat(calls).hasSize(12);
+        assertThat(mostAtOnce(calls)).as("calls at once, across both instances").isPositive()
+                .isLessThanOrEqualTo(SupplierQuotes.SUPPLIER_CALLS);
+    }
+
+    /** The most intervals {@code {began, ended}} that overlap at one moment. */
+    private static int mostAtOnce(List<long[]> calls) {
+        int most = 0;
+        for (long[] call : calls) {
+            int atOnce = (int) calls.stream().filter(other -> other[0] <= call[0] && call[0] < other[1]).count();
+            most = Math.max(most, atOnce);
+        }
+        return most;
+    }
+
+    @Test
     void theDatabaseRefusesAWriteWithAnOlderFencingTokenThanTheLastOne() {
         open("sku-fenced", 10);
         long fence = service(web).reserve("sku-fenced", 1).fencingToken();
