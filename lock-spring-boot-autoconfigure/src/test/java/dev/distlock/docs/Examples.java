@@ -1,6 +1,7 @@
 package dev.distlock.docs;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.LeasedSemaphore;
 import dev.distlock.core.LockRegistry;
 import java.util.Map;
@@ -115,6 +116,14 @@ public final class Examples {
         }
     }
 
+    /** Prices read by many callers at once and changed by one, each change with the writer's fencing token. */
+    public interface Catalogue {
+
+        long price(String sku);
+
+        void setPrice(String sku, long cents, long fencingToken);
+    }
+
     /** A job run under a lock, given its fencing token. */
     public interface Job {
 
@@ -145,6 +154,9 @@ public final class Examples {
         protected LeaderCandidate auditLeader;
         protected SupplierClient supplier;
         protected LeasedSemaphore calls;
+        protected Catalogue catalogue;
+        protected FencedReadWriteLock prices;
+        protected long cents;
         protected ExecutorService executor;
         protected Job job;
         protected Logger log;
