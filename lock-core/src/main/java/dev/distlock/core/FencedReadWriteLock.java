@@ -27,10 +27,12 @@ import java.util.concurrent.locks.ReadWriteLock;
  *
  * <p>Re-entrant per thread, as {@link java.util.concurrent.locks.ReentrantReadWriteLock}: the thread holding the
  * read lock may take it again (a count), the thread holding the write lock may take it again and may take the read
- * lock too (counted inside its write hold: when the write lock is unlocked first, the thread keeps reading under the
- * same hold, which stays exclusive until its last read is unlocked). A thread holding only the read lock that asks
- * for the write lock gets an {@link IllegalStateException} at once: the upgrade would wait for its own read hold.
- * Holds taken with {@code tryLockAsync} belong to no thread and are not re-entrant.
+ * lock too (counted inside its write hold, with the write's fencing token). A thread that unlocks the write lock while
+ * it still reads inside it <em>downgrades</em>: its hold becomes a read hold, with the same fencing token, and the
+ * readers queued at the head are let in, never a writer in between (one more round trip; a delay given to
+ * {@code unlockAfter} does not apply). A thread holding only the read lock that asks for the write lock gets an
+ * {@link IllegalStateException} at once: the upgrade would wait for its own read hold. Holds taken with
+ * {@code tryLockAsync} belong to no thread and are not re-entrant.
  *
  * <p>A read-write lock is a counted claim on its name, as a semaphore's permits are: a registry whose backend offers
  * no semaphores offers no read-write locks. A name is a lock, a semaphore or a read-write lock while it is in use,

@@ -13,12 +13,19 @@ import java.time.Duration;
  *        renewal failed, release failed)
  * @param error the failure, if the event is one; {@code null} for a plain timeout
  * @param waitEnd for an acquired event, how the wait ended; {@code null} for every other event
+ * @param kind what the hold is (or the call asked for) of the name: its lock, permits, a read or a write
  */
 public record LockEvent(String lockName, String label, long fencingToken, Duration elapsed, Throwable error,
-        WaitEnd waitEnd) {
+        WaitEnd waitEnd, HoldKind kind) {
 
-    /** An event without a wait end: every event but the acquired one. */
+    /** An event of the name's lock. */
+    public LockEvent(String lockName, String label, long fencingToken, Duration elapsed, Throwable error,
+            WaitEnd waitEnd) {
+        this(lockName, label, fencingToken, elapsed, error, waitEnd, HoldKind.LOCK);
+    }
+
+    /** An event of the name's lock without a wait end: every event but the acquired one. */
     public LockEvent(String lockName, String label, long fencingToken, Duration elapsed, Throwable error) {
-        this(lockName, label, fencingToken, elapsed, error, null);
+        this(lockName, label, fencingToken, elapsed, error, null, HoldKind.LOCK);
     }
 }

@@ -87,6 +87,14 @@ public final class InMemoryLockStore
     }
 
     @Override
+    public boolean keepPermits(String name, String token, int count) {
+        return handingOff(pending -> {
+            long now = clock.millis();
+            return permits.has(name, now) && permits.keep(name, token, count, now, pending);
+        });
+    }
+
+    @Override
     public synchronized AcquireResult leaveQueue(String name, String token, long leaseMillis) {
         long now = clock.millis();
         return permits.has(name, now) ? permits.leave(name, token, leaseMillis, now)

@@ -110,6 +110,20 @@ final class PermitTable {
         return true;
     }
 
+    /** Keeps {@code count} of the permits of {@code token} (see {@link InMemoryLockStore#keepPermits}). */
+    boolean keep(String name, String token, int count, long now, List<Notice> pending) {
+        Permits permits = names.get(name);
+        Owner owner = permits.live(token, now);
+        if (owner == null) {
+            return false;
+        }
+        if (count < owner.count()) {
+            permits.owners.put(token, new Owner(count, owner.expiresAt(), owner.fence()));
+            permits.handOn(name, now, pending);
+        }
+        return true;
+    }
+
     /** Takes {@code token} out of the queue and gives back its permits, if any. */
     void abandon(String name, String token, long now, List<Notice> pending) {
         names.get(name).waiters.remove(token);

@@ -23,6 +23,8 @@ final class LockScripts {
     static final Script ACQUIRE = load("acquire.lua", "acquire", ReturnType.MULTI, 3);
     static final Script LEAVE = load("leave.lua", "leave", ReturnType.MULTI, 3);
     static final Script TAKE_PERMITS = load("take_permits.lua", "take_permits", ReturnType.MULTI, 3);
+    /** A downgrade, rare: outside the {@link #LIBRARY}. */
+    static final Script KEEP_PERMITS = load("keep_permits.lua", "keep_permits", ReturnType.MULTI, 3);
     static final Script RELEASE = load("release.lua", "release_lock", ReturnType.MULTI, 3);
     static final Script ABANDON = load("abandon.lua", "abandon", ReturnType.MULTI, 3);
     /** Runs acquire.lua's function too: its text carries that file as well (the library has it already). */

@@ -46,6 +46,11 @@ final class RedisAsyncLockStore implements AsyncLockStore {
     }
 
     @Override
+    public CompletionStage<Boolean> keepPermits(String name, String token, int permits) {
+        return scripts.run(LockScripts.KEEP_PERMITS, released, arguments.keepPermits(name, token, permits));
+    }
+
+    @Override
     public CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
         return scripts.run(LockScripts.LEAVE, ScriptReplies::acquireResult, arguments.leave(name, token, leaseMillis));
     }

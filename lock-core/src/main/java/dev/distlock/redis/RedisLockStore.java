@@ -143,6 +143,15 @@ final class RedisLockStore implements LockStore, WaitQueue, PassingOn, BatchRene
         return replies.released(LockScripts.RELEASE.run(redis, arguments.release(name, token, fencingToken)));
     }
 
+    /** Like a release, never acknowledged by replicas: it only gives permits up. */
+    @Override
+    public boolean keepPermits(String name, String token, int permits) {
+        if (direct != null) {
+            return NativeCalls.awaited(direct.keepPermits(name, token, permits));
+        }
+        return replies.released(LockScripts.KEEP_PERMITS.run(redis, arguments.keepPermits(name, token, permits)));
+    }
+
     /** In one call while no replica must acknowledge the next token's try (else its release, then its try). */
     @Override
     public PassOn passOn(String name, String token, long fencingToken, String next, long leaseMillis,

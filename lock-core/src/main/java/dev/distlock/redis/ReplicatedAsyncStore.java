@@ -47,6 +47,11 @@ final class ReplicatedAsyncStore implements AsyncLockStore {
     }
 
     @Override
+    public CompletionStage<Boolean> keepPermits(String name, String token, int permits) {
+        return direct.keepPermits(name, token, permits);
+    }
+
+    @Override
     public CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
         return writer().leaveQueue(name, token, leaseMillis);
     }

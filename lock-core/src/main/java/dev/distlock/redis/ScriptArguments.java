@@ -49,6 +49,11 @@ final class ScriptArguments {
                 : withQueue(name, bytes(token), number(leaseMillis), number(permits), number(limit));
     }
 
+    /** The keys and arguments of the script that keeps {@code permits} of a holder's permits. */
+    byte[][] keepPermits(String name, String token, int permits) {
+        return withQueue(name, bytes(token), number(permits));
+    }
+
     /** The keys and arguments of the script that leaves the queue. */
     byte[][] leave(String name, String token, long leaseMillis) {
         return withQueue(name, bytes(token), number(leaseMillis));

@@ -8,6 +8,7 @@ import dev.distlock.core.spi.AsyncLockStore;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.PermitClaims;
 import dev.distlock.test.RedisServer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -343,6 +344,29 @@ abstract class RedisScriptsTests {
                 .isFalse();
         assertThat(store.release("job", "T", after.fencingToken())).isTrue();
         assertThat(store.release("job", "T", after.fencingToken())).as("a replay finds its release").isTrue();
+    }
+
+    @Test
+    void keepingFewerPermitsHandsTheRestToTheWaitersThatFitKeepsTheLeaseAndFenceAndRunsAgainHarmlessly() {
+        PermitClaims permits = store.capabilities().permits().orElseThrow();
+        AcquireResult writer = permits.takePermits("job", "W", 4, 4, LEASE, false, TIMEOUT);
+        assertThat(permits.takePermits("job", "R1", 1, 4, LEASE, true, TIMEOUT).acquired()).isFalse();
+        assertThat(permits.takePermits("job", "R2", 1, 4, LEASE, true, TIMEOUT).acquired()).isFalse();
+        assertThat(permits.takePermits("job", "W2", 4, 4, LEASE, true, TIMEOUT).acquired()).isFalse();
+        Object ttl = server().command("PTTL", LOCK);
+
+        assertThat(permits.keepPermits("job", "W", 1)).isTrue();
+
+        Object entry = server().command("HGET", LOCK, "o:W");
+        assertThat(entry instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : entry.toString())
+                .as("its lease end, 1 permit, its fencing token").endsWith(" 1 " + writer.fencingToken());
+        assertThat(server().command("HEXISTS", LOCK, "o:R1")).as("the first waiter let in").isEqualTo(1L);
+        assertThat(server().command("HEXISTS", LOCK, "o:R2")).as("the second too").isEqualTo(1L);
+        assertThat(server().command("HEXISTS", LOCK, "o:W2")).as("not the writer, which needs all").isEqualTo(0L);
+        assertThat((Long) server().command("PTTL", LOCK)).isLessThanOrEqualTo((Long) ttl);
+        assertThat(permits.keepPermits("job", "W", 1)).as("run again").isTrue();
+        assertThat(permits.keepPermits("job", "gone", 1)).as("no holder of that token").isFalse();
+        assertThat(store.release("job", "W", writer.fencingToken())).isTrue();
     }
 
     @Test

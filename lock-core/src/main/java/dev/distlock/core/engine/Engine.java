@@ -1,8 +1,10 @@
 package dev.distlock.core.engine;
 
+import dev.distlock.core.HoldKind;
 import dev.distlock.core.Lease;
 import dev.distlock.core.engine.hold.Hold;
 import dev.distlock.core.engine.hold.HoldClock;
+import dev.distlock.core.engine.hold.Downgrades;
 import dev.distlock.core.engine.hold.HoldLeases;
 import dev.distlock.core.engine.hold.HoldLifecycle;
 import dev.distlock.core.engine.hold.NameTable;
@@ -49,6 +51,7 @@ public final class Engine {
     private final EngineRuntime runtime;
     private final HoldLifecycle holds;
     private final HoldLeases leases;
+    private final Downgrades downgrades;
     private final Presence presence;
     private final RegistryClosing closing;
 
@@ -66,6 +69,7 @@ public final class Engine {
         this.callerSends = AsyncLockStore.onCallingThread(store);
         this.holds = new HoldLifecycle(offers, sends, callerSends, names, listeners, runtime, waiterTimeoutMillis);
         this.leases = new HoldLeases(holds);
+        this.downgrades = new Downgrades(holds);
         this.presence = new Presence(offers, runtime, tokens.instance(), settings.applicationName());
         this.closing = new RegistryClosing(names, waiters, holds, runtime, store);
     }
@@ -136,6 +140,10 @@ public final class Engine {
         return leases;
     }
 
+    public Downgrades downgrades() {
+        return downgrades;
+    }
+
     public Cleanup cleanup() {
         return holds.cleanup();
     }
@@ -168,7 +176,7 @@ public final class Engine {
     /** What a call on {@code name} asks for; its name's state is kept from now until the call or its hold ends. */
     public LockRequest request(String name, Lease lease, String label) {
         return new LockRequest(runtime, names.retain(name), name, label, lease.durationOr(defaultLease).toMillis(),
-                lease.isRenewed(), 0, 0);
+                lease.isRenewed(), 0, 0, HoldKind.LOCK);
     }
 
     /**
@@ -187,10 +195,10 @@ public final class Engine {
      *
      * @throws UnsupportedOperationException if the store offers no permits
      */
-    public LockRequest permitRequest(String name, int permits, int limit, Lease lease, String label) {
+    public LockRequest permitRequest(String name, int permits, int limit, HoldKind kind, Lease lease, String label) {
         checkPermitsOffered("'" + name + "'");
         return new LockRequest(runtime, names.retain(name), name, label, lease.durationOr(defaultLease).toMillis(),
-                lease.isRenewed(), permits, limit);
+                lease.isRenewed(), permits, limit, kind);
     }
 
     /**

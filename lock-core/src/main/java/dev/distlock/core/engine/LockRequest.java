@@ -1,5 +1,6 @@
 package dev.distlock.core.engine;
 
+import dev.distlock.core.HoldKind;
 import dev.distlock.core.engine.hold.Hold;
 import dev.distlock.core.engine.hold.NameState;
 import dev.distlock.core.engine.runtime.EngineRuntime;
@@ -12,9 +13,10 @@ import dev.distlock.core.engine.runtime.EngineRuntime;
  * @param label the metrics label of the call, or {@code null}
  * @param permits how many permits of the name's semaphore; 0 for the name's lock
  * @param limit how many permits the semaphore has (0 for a lock)
+ * @param kind what the hold is of the name, for what it tells listeners and re-entry
  */
 public record LockRequest(EngineRuntime runtime, NameState state, String name, String label, long leaseMillis,
-        boolean renewed, int permits, int limit) {
+        boolean renewed, int permits, int limit, HoldKind kind) {
 
     /** Whether it asks for permits of a semaphore, which the store arbitrates without the name's local gate. */
     public boolean takesPermits() {
@@ -28,6 +30,6 @@ public record LockRequest(EngineRuntime runtime, NameState state, String name, S
     public Hold hold(String token, long fencingToken, long validUntilNanos, long renewalDueNanos, boolean claimOnly) {
         Hold hold = new Hold(runtime, state, name, label, token, fencingToken, leaseMillis, renewed, validUntilNanos,
                 claimOnly, renewalDueNanos);
-        return takesPermits() ? hold.ofPermits(permits) : hold;
+        return takesPermits() ? hold.ofPermits(kind) : hold;
     }
 }

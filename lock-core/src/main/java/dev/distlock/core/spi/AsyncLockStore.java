@@ -51,6 +51,12 @@ public interface AsyncLockStore {
                 getClass().getSimpleName() + " takes no permits"));
     }
 
+    /** {@link PermitClaims#keepPermits}, sent; as {@link #takePermits}, the default fails. */
+    default CompletionStage<Boolean> keepPermits(String name, String token, int permits) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(
+                getClass().getSimpleName() + " takes no permits"));
+    }
+
     /** {@link WaitQueue#leaveQueue}, sent; sent only to a store with a {@linkplain StoreCapabilities#queue() queue}. */
     CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis);
 

@@ -42,6 +42,13 @@ final class ExecutorAsyncStore implements AsyncLockStore {
     }
 
     @Override
+    public CompletableFuture<Boolean> keepPermits(String name, String token, int permits) {
+        PermitClaims claims = store.capabilities().permits().orElseThrow(() -> new UnsupportedOperationException(
+                store.getClass().getSimpleName() + " takes no permits"));
+        return onPool(() -> claims.keepPermits(name, token, permits));
+    }
+
+    @Override
     public CompletableFuture<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
         WaitQueue queue = store.capabilities().queue().orElseThrow(() -> new UnsupportedOperationException(
                 store.getClass().getSimpleName() + " queues no waiters"));

@@ -27,4 +27,15 @@ public interface PermitClaims {
      */
     AcquireResult takePermits(String name, String token, int permits, int limit, long leaseMillis, boolean queue,
             long waiterTimeoutMillis);
+
+    /**
+     * Keeps only {@code permits} of the permits {@code token} holds, its lease and fencing token unchanged, and hands
+     * the permits it gives up to the waiters at the head of the queue that fit, as a release does: how the writer of a
+     * read-write lock (every permit) becomes one of its readers with no other writer in between (a downgrade). Run
+     * again, it changes nothing.
+     *
+     * @param permits how many it keeps, at least 1; as many as it holds or more change nothing
+     * @return whether {@code token} holds permits of the name (false: its hold expired or was taken over)
+     */
+    boolean keepPermits(String name, String token, int permits);
 }

@@ -1,6 +1,7 @@
 package dev.distlock.core.support;
 
 import dev.distlock.core.DetachedLock;
+import dev.distlock.core.HoldKind;
 import dev.distlock.core.Lease;
 import dev.distlock.core.engine.Engine;
 import dev.distlock.core.engine.LockRequest;
@@ -141,7 +142,8 @@ final class Acquirer {
         if (Thread.interrupted()) {
             throw new InterruptedException("Interrupted before taking permits of semaphore '" + name + "'");
         }
-        Hold hold = awaitHold(engine.permitRequest(name, count, limit, lease, label), waitNanos, true);
+        Hold hold = awaitHold(engine.permitRequest(name, count, limit, HoldKind.PERMITS, lease, label), waitNanos,
+                true);
         if (hold == null) {
             return null;
         }
@@ -152,7 +154,8 @@ final class Acquirer {
     /** {@link #acquirePermits} without blocking: as {@link #acquireAsync}, for permits. */
     CompletableFuture<DetachedLock> acquirePermitsAsync(String name, int count, int limit, Lease lease, String label,
             long waitNanos) {
-        return acquireAsync(name, () -> engine.permitRequest(name, count, limit, lease, label), waitNanos);
+        return acquireAsync(name, () -> engine.permitRequest(name, count, limit, HoldKind.PERMITS, lease, label),
+                waitNanos);
     }
 
     /**

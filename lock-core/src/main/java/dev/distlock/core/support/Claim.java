@@ -1,5 +1,6 @@
 package dev.distlock.core.support;
 
+import dev.distlock.core.HoldKind;
 import dev.distlock.core.Lease;
 import dev.distlock.core.engine.Engine;
 import dev.distlock.core.engine.LockRequest;
@@ -15,7 +16,7 @@ enum Claim {
 
     LOCK("lock"), READ("read lock"), WRITE("write lock");
 
-    /** The permits of a read-write lock, all of which a writer takes (so no reader fits beside it): its most readers. */
+    /** The permits of a read-write lock, all of which a writer takes (no reader fits beside it): its most readers. */
     static final int WRITER_PERMITS = 1 << 20;
 
     private final String side;
@@ -28,17 +29,17 @@ enum Claim {
     LockRequest request(Engine engine, String name, Lease lease, String label) {
         return switch (this) {
             case LOCK -> engine.request(name, lease, label);
-            case READ -> engine.permitRequest(name, 1, WRITER_PERMITS, lease, label);
-            case WRITE -> engine.permitRequest(name, WRITER_PERMITS, WRITER_PERMITS, lease, label);
+            case READ -> engine.permitRequest(name, 1, WRITER_PERMITS, HoldKind.READ, lease, label);
+            case WRITE -> engine.permitRequest(name, WRITER_PERMITS, WRITER_PERMITS, HoldKind.WRITE, lease, label);
         };
     }
 
-    /** The kind of claim {@code hold} is. */
+    /** The claim a thread's {@code hold} is (a semaphore's permits are no thread's: never asked). */
     static Claim of(Hold hold) {
-        return switch (hold.permits()) {
-            case 0 -> LOCK;
-            case 1 -> READ;
-            default -> WRITE;
+        return switch (hold.kind()) {
+            case LOCK, PERMITS -> LOCK;
+            case READ -> READ;
+            case WRITE -> WRITE;
         };
     }
 
@@ -83,12 +84,25 @@ enum Claim {
         return mine;
     }
 
-    /** The thread holding {@code mine} gives this claim back once: whether the hold is now to be released. */
-    boolean leave(String name, Hold mine) {
+    /** What the hold of a thread that gave a claim back becomes. */
+    enum Left {
+        /** Still held as it was. */
+        HELD,
+        /** Released: it was the thread's last claim of the name. */
+        RELEASED,
+        /** A read hold: the thread unlocked its write and still reads inside it (a downgrade). */
+        READ
+    }
+
+    /** The thread holding {@code mine} gives this claim back once: what its hold is to become. */
+    Left leave(String name, Hold mine) {
         own(name, mine);
         if (this == READ && of(mine) == WRITE) {
-            return mine.leaveRead() == 0 && mine.count() == 0;
+            return mine.leaveRead() == 0 && mine.count() == 0 ? Left.RELEASED : Left.HELD;
         }
-        return mine.leaveOnce() == 0 && mine.reads() == 0;
+        if (mine.leaveOnce() > 0) {
+            return Left.HELD;
+        }
+        return mine.reads() == 0 ? Left.RELEASED : Left.READ;
     }
 }

@@ -85,8 +85,12 @@ final class StoreLock implements FencedLock {
     public void unlockAfter(Duration delay) {
         long delayMillis = delayMillis(name, delay);
         Hold hold = registry.ownHoldOrNull(name);
-        if (claim.leave(name, hold)) {
-            engine.holds().release(hold, delayMillis);
+        switch (claim.leave(name, hold)) {
+            case RELEASED -> engine.holds().release(hold, delayMillis);
+            case READ -> StoreSends.await(() -> engine.downgrades().toRead(hold, engine.holds().blocking()));
+            case HELD -> {
+                // the thread holds the claim again, or another one of the name, under the same hold
+            }
         }
     }
 

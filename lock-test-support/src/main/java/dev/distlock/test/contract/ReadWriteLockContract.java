@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
  * What every registry whose backend queues waiters must do with read-write locks ({@link LockRegistry#readWriteLock}),
  * besides {@link LockRegistryContract}: many readers or one writer across processes, each hold with its own growing
  * fencing token; a queued writer not overtaken by later readers, and the readers queued behind it let in together;
- * re-entry per thread with a read inside a write (a downgrade) and an upgrade refused at once; holds renewed, lost
- * and given back like a lock's.
+ * re-entry per thread, a write unlocked while reading inside it downgraded to a read (letting the queued readers in,
+ * no writer), and an upgrade refused at once; holds renewed, lost and given back like a lock's; inspect counting the
+ * holds.
  */
 public abstract class ReadWriteLockContract extends LockRegistryContract {
 
@@ -96,7 +97,7 @@ public abstract class ReadWriteLockContract extends LockRegistryContract {
     }
 
     @Test
-    void aThreadReentersItsReadAndWriteHoldsReadsInsideItsWriteAndCannotUpgrade() throws Exception {
+    void aThreadReentersItsHoldsDowngradesAWriteByReadingInsideItAndCannotUpgrade() throws Exception {
         LockRegistry registry = registry();
         FencedReadWriteLock lock = registry.readWriteLock("rw-reenter");
         FencedLock read = lock.readLock();
@@ -118,16 +119,26 @@ public abstract class ReadWriteLockContract extends LockRegistryContract {
 
         write.lock();
         long writeToken = write.fencingToken();
+        CompletableFuture<DetachedLock> queuedReader = tryAsync(other.readLock(), PATIENCE);
+        awaitUntil(() -> waitersQueued(registry, "rw-reenter") == 1);
         assertThat(read.tryLock(NO_WAIT)).as("a read inside the write").isTrue();
         assertThat(read.fencingToken()).as("one hold").isEqualTo(writeToken);
+        assertThat(queuedReader).as("no reader beside the writer").isNotDone();
+
         write.unlock();
         assertThat(write.isHeldByCurrentThread()).isFalse();
-        assertThat(read.isHeldByCurrentThread()).isTrue();
-        assertThat(taken(tryAsync(other.writeLock(), NO_WAIT))).as("kept while this thread reads").isNull();
+        assertThat(read.isHeldByCurrentThread()).as("downgraded: still reading").isTrue();
+        assertThat(read.fencingToken()).isEqualTo(writeToken);
+        DetachedLock besideIt = taken(queuedReader);
+        assertThat(besideIt.fencingToken()).as("the queued reader, let in by the downgrade").isGreaterThan(writeToken);
+        assertThat(taken(tryAsync(other.writeLock(), NO_WAIT))).as("no writer beside the readers").isNull();
+        assertThatThrownBy(() -> write.tryLock(NO_WAIT)).as("a read hold now")
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("cannot be upgraded");
         read.unlock();
-        DetachedLock next = taken(tryAsync(other.readLock(), NO_WAIT));
+        besideIt.unlock();
+        DetachedLock next = taken(tryAsync(other.writeLock(), NO_WAIT));
         assertThat(next).as("free after the last read").isNotNull();
-        assertThat(next.fencingToken()).isGreaterThan(writeToken);
+        assertThat(next.fencingToken()).isGreaterThan(besideIt.fencingToken());
         next.unlock();
     }
 

@@ -10,6 +10,7 @@ import dev.distlock.core.spi.LockSnapshot;
 import dev.distlock.core.spi.LockStore;
 import dev.distlock.core.spi.PassOn;
 import dev.distlock.core.spi.PassingOn;
+import dev.distlock.core.spi.PermitClaims;
 import dev.distlock.core.spi.Renewal;
 import dev.distlock.core.spi.StoreCapabilities;
 import dev.distlock.core.spi.StoreFailure;
@@ -43,10 +44,12 @@ import java.util.function.Supplier;
  * its thread, for assertions on who called what.
  */
 public final class ScriptedLockStore extends ForwardingLockStore
-        implements WaitQueue, PassingOn, BatchRenewal, LockReads {
+        implements WaitQueue, PassingOn, BatchRenewal, LockReads, PermitClaims {
 
     /** The store operations. */
-    public enum Op { ACQUIRE, LEAVE, RELEASE, ABANDON, EXTEND, REMAINING, IS_LOCKED, PASS_ON }
+    public enum Op {
+        ACQUIRE, LEAVE, RELEASE, ABANDON, EXTEND, REMAINING, IS_LOCKED, PASS_ON, TAKE_PERMITS, KEEP_PERMITS
+    }
 
 
     private final InMemoryLockStore backend;
@@ -181,10 +184,22 @@ public final class ScriptedLockStore extends ForwardingLockStore
     @Override
     public StoreCapabilities capabilities() {
         ExecutorService threads = client;
-        return backend.capabilities().toBuilder().queue(this).reads(this).handOffs(this::await)
+        return backend.capabilities().toBuilder().queue(this).reads(this).handOffs(this::await).permits(this)
                 .async(threads == null ? null : AsyncLockStore.on(this, threads))
                 .batchRenewal(batches != null ? this : null).passingOn(passesOn ? this : null)
                 .failures(ScriptedLockStore::classify).build();
+    }
+
+    @Override
+    public AcquireResult takePermits(String name, String token, int permits, int limit, long leaseMillis,
+            boolean queue, long waiterTimeoutMillis) {
+        return call(Op.TAKE_PERMITS, name, token,
+                () -> backend.takePermits(name, token, permits, limit, leaseMillis, queue, waiterTimeoutMillis));
+    }
+
+    @Override
+    public boolean keepPermits(String name, String token, int permits) {
+        return call(Op.KEEP_PERMITS, name, token, () -> backend.keepPermits(name, token, permits));
     }
 
     @Override

@@ -45,6 +45,6 @@ public final class CallEvents implements TransientRetries.Reporter {
     }
 
     private LockEvent event(Throwable error) {
-        return new LockEvent(request.name(), request.label(), 0, time.waited(), error);
+        return new LockEvent(request.name(), request.label(), 0, time.waited(), error, null, request.kind());
     }
 }

@@ -1,5 +1,6 @@
 package dev.distlock.core.engine.hold;
 
+import dev.distlock.core.HoldKind;
 import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.WaitEnd;
@@ -69,8 +70,8 @@ public final class Hold extends TrustedLease {
     private int count = 1;
     /** Read holds its owner took inside this write hold of a read-write lock; only the owner touches it. */
     private int reads;
-    /** How many permits of its name it holds: 0 for the name's lock; set before the hold is handed out. */
-    private int permits;
+    /** What it holds of its name; set before it is handed out, and by its owner's downgrade. */
+    private HoldKind kind = HoldKind.LOCK;
 
     /** The phase, moved by compare-and-set ({@link #PHASE}); a field, not an atomic object: one per lock call. */
     private volatile Phase phase = Phase.HELD;
@@ -113,7 +114,7 @@ public final class Hold extends TrustedLease {
      * or write hold of a name as the name's exclusive lock.
      */
     public void reenterAsLock() {
-        if (permits != 0) {
+        if (kind != HoldKind.LOCK) {
             throw new IllegalStateException("Lock '" + name + "': the current thread holds this name through a "
                     + "read-write lock; a name is a lock or a read-write lock while in use, not both");
         }
@@ -133,6 +134,13 @@ public final class Hold extends TrustedLease {
     /** Its owner gives one read hold taken inside this write hold back; answers how many are left. */
     public int leaveRead() {
         return --reads;
+    }
+
+    /** Its owner, which unlocked the write and still reads inside it, holds it as one read hold from now on. */
+    void downgradeToRead() {
+        kind = HoldKind.READ;
+        count = reads;
+        reads = 0;
     }
 
     /** Its owner gives one of its holds back; answers how many are left. */
@@ -231,18 +239,18 @@ public final class Hold extends TrustedLease {
     }
 
     /**
-     * A hold of {@code taken} permits (of a semaphore, or a read-write lock's), which no local gate let in: it has no
-     * gate to give back or hand on.
+     * A hold of permits ({@code kind}: of a semaphore, or a read-write lock's read or write), which no local gate let
+     * in: it has no gate to give back or hand on.
      */
-    public Hold ofPermits(int taken) {
-        permits = taken;
+    public Hold ofPermits(HoldKind kind) {
+        this.kind = kind;
         OWNS_GATE.setVolatile(this, false);
         return this;
     }
 
-    /** How many permits of its name it holds: 0 for a hold of the name's lock. */
-    public int permits() {
-        return permits;
+    /** What it holds of its name: the lock, permits, a read or a write. */
+    public HoldKind kind() {
+        return kind;
     }
 
     /** Whether the hold owns its name's gate: a hold of the name's lock, until it gives the gate back or on. */
@@ -272,6 +280,6 @@ public final class Hold extends TrustedLease {
 
     /** An event about this hold: {@code elapsed} is how long it has been held. */
     LockEvent event(Throwable error) {
-        return new LockEvent(name, label, fencingToken, heldFor(), error);
+        return new LockEvent(name, label, fencingToken, heldFor(), error, null, kind);
     }
 }

@@ -100,7 +100,7 @@ public final class HoldLifecycle {
         hold.state.add(hold);
         if (listeners.any()) {
             listeners.acquired(new LockEvent(hold.name, hold.label, hold.fencingToken, acquisition.waited(), null,
-                    hold.waitEnd()));
+                    hold.waitEnd(), hold.kind()));
         }
         watchdog.start(hold);
     }
