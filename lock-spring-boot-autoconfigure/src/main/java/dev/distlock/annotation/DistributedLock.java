@@ -1,5 +1,6 @@
 package dev.distlock.annotation;
 
+import dev.distlock.core.HoldKind;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
@@ -125,7 +126,19 @@ public @interface DistributedLock {
         READ,
 
         /** The write side of the name's read-write lock: one call, with no reader beside it. */
-        WRITE
+        WRITE;
+
+        /** What a call declared with this mode and {@code permits} holds: permits if any, else this side. */
+        public HoldKind kind(int permits) {
+            if (permits > 0) {
+                return HoldKind.PERMITS;
+            }
+            return switch (this) {
+                case EXCLUSIVE -> HoldKind.LOCK;
+                case READ -> HoldKind.READ;
+                case WRITE -> HoldKind.WRITE;
+            };
+        }
     }
 
     /** What a call does when it could not acquire its lock in time. */

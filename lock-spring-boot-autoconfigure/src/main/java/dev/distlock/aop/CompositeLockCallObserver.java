@@ -1,6 +1,7 @@
 package dev.distlock.aop;
 
 import dev.distlock.core.WaitEnd;
+import dev.distlock.core.HoldKind;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,9 +20,14 @@ final class CompositeLockCallObserver implements LockCallObserver {
 
     @Override
     public Acquiring acquiring(String label, String key, Method method) {
+        return acquiring(label, key, method, HoldKind.LOCK);
+    }
+
+    @Override
+    public Acquiring acquiring(String label, String key, Method method, HoldKind kind) {
         List<Acquiring> acquiring = new ArrayList<>(observers.size());
         for (LockCallObserver observer : observers) {
-            acquiring.add(observer.acquiring(label, key, method));
+            acquiring.add(observer.acquiring(label, key, method, kind));
         }
         return new AllAcquiring(acquiring);
     }

@@ -50,7 +50,8 @@ final class LockCall {
      * @throws LockInterruptedException when interrupted while waiting (the flag is set again)
      */
     CallHold acquire() {
-        Acquiring observed = observer.acquiring(operation.label(), lock.name(), operation.method());
+        Acquiring observed = observer.acquiring(operation.label(), lock.name(), operation.method(),
+                operation.kind());
         long start = System.nanoTime();
         LockCallObserver.AcquireAction<Boolean, InterruptedException> tryLock =
                 () -> lock.tryLock(operation.waitTimeout());
@@ -84,7 +85,8 @@ final class LockCall {
      *         with {@link LockAcquisitionTimeoutException} (FAIL) or the backend's failure
      */
     CompletableFuture<CallHold> acquireAsync() {
-        Acquiring observed = observer.acquiring(operation.label(), lock.name(), operation.method());
+        Acquiring observed = observer.acquiring(operation.label(), lock.name(), operation.method(),
+                operation.kind());
         long start = System.nanoTime();
         LockCallObserver.AcquireAction<CompletionStage<DetachedLock>, RuntimeException> tryLock =
                 () -> lock.tryLockAsync(operation.waitTimeout());

@@ -1,6 +1,7 @@
 package dev.distlock.aop;
 
 import dev.distlock.core.WaitEnd;
+import dev.distlock.core.HoldKind;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Locale;
@@ -35,6 +36,17 @@ public interface LockCallObserver {
      * @return what follows the acquire
      */
     Acquiring acquiring(String label, String key, Method method);
+
+    /**
+     * A call is about to try its lock, or the {@code kind} of hold it declares (permits, a read or a write); the
+     * default observes it as {@link #acquiring(String, String, Method)} does.
+     *
+     * @param kind what the call holds of its name
+     * @since 0.1.0
+     */
+    default Acquiring acquiring(String label, String key, Method method, HoldKind kind) {
+        return acquiring(label, key, method);
+    }
 
     /**
      * How an acquire ended: the one set of outcomes for every report of it. The registry's listeners learn all but

@@ -1,9 +1,9 @@
 package dev.distlock.aop;
 
 import dev.distlock.core.DistributedLockException;
-import dev.distlock.annotation.DistributedLock.Mode;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.FencedReadWriteLock;
+import dev.distlock.core.HoldKind;
 import dev.distlock.core.InvalidLockNameException;
 import dev.distlock.core.LockRegistry;
 import java.util.List;
@@ -68,10 +68,10 @@ final class LockExecution {
                     + names.size() + " names; give one name");
         }
         String name = names.get(0);
-        if (operation.permits() > 0) {
+        if (operation.kind() == HoldKind.PERMITS) {
             return locks.semaphore(name, operation.permits(), operation.lease(), operation.label()).asLock();
         }
         FencedReadWriteLock readWrite = locks.readWriteLock(name, operation.lease(), operation.label());
-        return operation.mode() == Mode.READ ? readWrite.readLock() : readWrite.writeLock();
+        return operation.kind() == HoldKind.READ ? readWrite.readLock() : readWrite.writeLock();
     }
 }

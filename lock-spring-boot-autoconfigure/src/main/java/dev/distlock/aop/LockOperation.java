@@ -2,6 +2,7 @@ package dev.distlock.aop;
 
 import dev.distlock.annotation.DistributedLock.Mode;
 import dev.distlock.annotation.DistributedLock.TimeoutAction;
+import dev.distlock.core.HoldKind;
 import dev.distlock.core.Lease;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -34,9 +35,14 @@ record LockOperation(Method method, Class<?> targetClass, String description, St
         Expression keyExpression, Set<String> beanReferences, Duration waitTimeout, Lease lease, Duration holdAtLeast, String label,
         TimeoutAction onTimeout, int permits, Mode mode, ReturnHandler returnHandler, List<String> problems) {
 
+    /** What a call holds of its name: its lock, permits, a read or a write. */
+    HoldKind kind() {
+        return mode.kind(permits);
+    }
+
     /** Whether a call takes a counted claim of its one name (a permit, a read or a write) instead of its lock. */
     boolean counted() {
-        return permits > 0 || mode != Mode.EXCLUSIVE;
+        return kind() != HoldKind.LOCK;
     }
 
     /** The attribute that makes the claim counted, as declared, for messages. */

@@ -2,12 +2,15 @@ package dev.distlock.micrometer;
 
 import dev.distlock.aop.LockCallObserver;
 import dev.distlock.aop.LockCallObserver.AcquireOutcome;
+import dev.distlock.aop.LockCallObserver.Acquiring;
 import dev.distlock.aop.LockCallObserver.HoldEnd;
+import dev.distlock.core.HoldKind;
 import dev.distlock.core.LockEvent;
 import dev.distlock.core.LockListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,8 +51,9 @@ import java.util.function.Consumer;
  *
  * <p>The {@code lock} tag is the label the lock was obtained with ({@link LockEvent#label()}), or
  * {@value #UNLABELED} for locks without one; it is never the lock's name, which may hold an id such as
- * {@code order:12345}, so the number of meters depends on the labels only: all thirteen meters of a label
- * are registered when it is first seen. Percentiles and histograms are off, as for every timer; turn them
+ * {@code order:12345}, so the number of meters depends on the labels only. The {@code kind} tag says what the hold
+ * is of its name ({@link HoldKind#tag()}: {@code lock}, {@code permits}, {@code read} or {@code write}): all
+ * thirteen meters of a label and kind are registered when the pair is first seen. Percentiles and histograms are off, as for every timer; turn them
  * on with Micrometer's meter filters (in Spring Boot, {@code management.metrics.distribution.*}).
  *
  * <p>Events may arrive on different threads (the acquirer, a releasing thread of a detached lock, the
@@ -96,6 +100,9 @@ public final class DistlockMetrics implements LockListener {
     /** Tag holding the lock's label. */
     public static final String LOCK_TAG = "lock";
 
+    /** Tag holding what the hold is of its name: {@code lock}, {@code permits}, {@code read} or {@code write}. */
+    public static final String KIND_TAG = "kind";
+
     /** Tag holding how an acquire call or a hold ended. */
     public static final String OUTCOME_TAG = "outcome";
 
@@ -103,7 +110,7 @@ public final class DistlockMetrics implements LockListener {
     public static final String UNLABELED = "unlabeled";
 
     private final MeterRegistry registry;
-    private final ConcurrentMap<String, LabelMeters> meters = new ConcurrentHashMap<>();
+    private final ConcurrentMap<MeterKey, LabelMeters> meters = new ConcurrentHashMap<>();
     private final ConcurrentMap<OpenHold, LongTaskTimer.Sample> openHolds = new ConcurrentHashMap<>();
 
     /** Records into {@code registry}. */
@@ -131,7 +138,17 @@ public final class DistlockMetrics implements LockListener {
      * method; the starter registers it as a {@link LockCallObserver} bean beside the observations.
      */
     public LockCallObserver skippedCalls() {
-        return (label, key, method) -> metersOf(label).skipCounter();
+        return new LockCallObserver() {
+            @Override
+            public Acquiring acquiring(String label, String key, Method method) {
+                return acquiring(label, key, method, HoldKind.LOCK);
+            }
+
+            @Override
+            public Acquiring acquiring(String label, String key, Method method, HoldKind kind) {
+                return metersOf(label, kind).skipCounter();
+            }
+        };
     }
 
     /**
@@ -182,13 +199,19 @@ public final class DistlockMetrics implements LockListener {
     }
 
     private LabelMeters metersOf(LockEvent event) {
-        return metersOf(event.label() != null ? event.label() : UNLABELED);
+        return metersOf(event.label() != null ? event.label() : UNLABELED, event.kind());
     }
 
-    private LabelMeters metersOf(String label) {
-        LabelMeters existing = meters.get(label);
+    private LabelMeters metersOf(String label, HoldKind kind) {
+        MeterKey key = new MeterKey(label, kind);
+        LabelMeters existing = meters.get(key);
         // get first: computeIfAbsent may lock a bin even when the value is present
-        return existing != null ? existing : meters.computeIfAbsent(label, key -> new LabelMeters(registry, key));
+        return existing != null ? existing
+                : meters.computeIfAbsent(key, added -> new LabelMeters(registry, added.label(), added.kind()));
+    }
+
+    /** The meters' tags of a hold: its label and kind. */
+    private record MeterKey(String label, HoldKind kind) {
     }
 
     /** Identifies a hold: fencing tokens grow per name, so (name, token) is unique within one backend. */

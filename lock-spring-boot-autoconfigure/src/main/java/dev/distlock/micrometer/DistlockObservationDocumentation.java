@@ -29,7 +29,8 @@ public enum DistlockObservationDocumentation implements ObservationDocumentation
 
         @Override
         public KeyName[] getLowCardinalityKeyNames() {
-            return new KeyName[] {LowCardinalityKeyNames.LOCK, LowCardinalityKeyNames.OUTCOME};
+            return new KeyName[] {LowCardinalityKeyNames.LOCK, LowCardinalityKeyNames.OUTCOME,
+                LowCardinalityKeyNames.KIND};
         }
 
         @Override
@@ -64,6 +65,14 @@ public enum DistlockObservationDocumentation implements ObservationDocumentation
             @Override
             public String asString() {
                 return "outcome";
+            }
+        },
+
+        /** What the call holds of its name: {@code lock}, {@code permits}, {@code read} or {@code write}. */
+        KIND {
+            @Override
+            public String asString() {
+                return "kind";
             }
         },
 

@@ -4,6 +4,7 @@ import dev.distlock.aop.LockCallObserver.AcquireOutcome;
 import dev.distlock.aop.LockCallObserver.Acquiring;
 import dev.distlock.aop.LockCallObserver.HoldEnd;
 import dev.distlock.aop.LockCallObserver.Holding;
+import dev.distlock.core.HoldKind;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -13,7 +14,7 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * Every meter of one lock label, registered together when the label is first seen so that events only
+ * Every meter of one lock label and kind of hold, registered together when the pair is first seen so that events only
  * look meters up in final fields and maps that never change after construction (no registry lookup on
  * the hot path), and dashboards see a zero rather than nothing for outcomes that have not happened yet.
  */
@@ -30,8 +31,8 @@ final class LabelMeters {
     /** What an annotated call's acquire tells these meters: only a skip, which the registry never learns of. */
     private final Acquiring skipCounter;
 
-    LabelMeters(MeterRegistry registry, String label) {
-        Tags tags = Tags.of(DistlockMetrics.LOCK_TAG, label);
+    LabelMeters(MeterRegistry registry, String label, HoldKind kind) {
+        Tags tags = Tags.of(DistlockMetrics.LOCK_TAG, label, DistlockMetrics.KIND_TAG, kind.tag());
         for (AcquireOutcome outcome : DistlockMetrics.REGISTRY_OUTCOMES) {
             acquire.put(outcome, timer(registry, DistlockMetrics.ACQUIRE, tags, outcome.tagValue(),
                     "Time spent waiting to acquire a distributed lock, by outcome"));

@@ -1,5 +1,6 @@
 package dev.distlock.micrometer;
 
+import dev.distlock.core.HoldKind;
 import io.micrometer.observation.Observation;
 import java.lang.reflect.Method;
 
@@ -16,16 +17,23 @@ public final class LockObservationContext extends Observation.Context {
     private final String key;
     private final Method method;
     private final boolean hold;
+    private final HoldKind kind;
     private volatile String outcome = "unknown";
     private volatile long fencingToken;
     private volatile String waitEnd = "none";
 
-    LockObservationContext(String label, String key, Method method, boolean hold, long fencingToken) {
+    LockObservationContext(String label, String key, Method method, boolean hold, long fencingToken, HoldKind kind) {
         this.label = label;
         this.key = key;
         this.method = method;
         this.hold = hold;
         this.fencingToken = fencingToken;
+        this.kind = kind;
+    }
+
+    /** What the call holds of its name: its lock, permits, a read or a write (low cardinality). */
+    public HoldKind getKind() {
+        return kind;
     }
 
     /** The lock's label: low cardinality (the declared lock, not the key). */

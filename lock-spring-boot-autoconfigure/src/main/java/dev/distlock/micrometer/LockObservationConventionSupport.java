@@ -31,7 +31,8 @@ abstract class LockObservationConventionSupport implements ObservationConvention
     @Override
     public KeyValues getLowCardinalityKeyValues(LockObservationContext context) {
         return KeyValues.of(DistlockObservationDocumentation.LowCardinalityKeyNames.LOCK.withValue(context.getLabel()),
-                DistlockObservationDocumentation.LowCardinalityKeyNames.OUTCOME.withValue(context.getOutcome()));
+                DistlockObservationDocumentation.LowCardinalityKeyNames.OUTCOME.withValue(context.getOutcome()),
+                DistlockObservationDocumentation.LowCardinalityKeyNames.KIND.withValue(context.getKind().tag()));
     }
 
     @Override

@@ -1,8 +1,9 @@
 package dev.distlock.micrometer;
 
-import dev.distlock.core.WaitEnd;
 import dev.distlock.aop.LockCallObserver;
 import dev.distlock.aop.MethodInvoker;
+import dev.distlock.core.HoldKind;
+import dev.distlock.core.WaitEnd;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import java.lang.reflect.Method;
@@ -34,10 +35,15 @@ public final class ObservationLockCallObserver implements LockCallObserver {
 
     @Override
     public Acquiring acquiring(String label, String key, Method method) {
+        return acquiring(label, key, method, HoldKind.LOCK);
+    }
+
+    @Override
+    public Acquiring acquiring(String label, String key, Method method, HoldKind kind) {
         if (registry.isNoop()) {
             return Acquiring.NONE;
         }
-        LockObservationContext context = new LockObservationContext(label, key, method, false, 0);
+        LockObservationContext context = new LockObservationContext(label, key, method, false, 0, kind);
         Observation acquire = DistlockObservationDocumentation.ACQUIRE.observation(acquireConvention,
                 DefaultLockAcquireObservationConvention.INSTANCE, () -> context, registry).start();
         return new ObservedAcquire(acquire, context);
@@ -74,7 +80,7 @@ public final class ObservationLockCallObserver implements LockCallObserver {
             context.setFencingToken(fencingToken);
             observation.stop();
             LockObservationContext held = new LockObservationContext(context.getLabel(), context.getKey(),
-                    context.getMethod(), true, fencingToken);
+                    context.getMethod(), true, fencingToken, context.getKind());
             return new ObservedHold(DistlockObservationDocumentation.HOLD.observation(holdConvention,
                     DefaultLockHoldObservationConvention.INSTANCE, () -> held, registry).start(), held);
         }

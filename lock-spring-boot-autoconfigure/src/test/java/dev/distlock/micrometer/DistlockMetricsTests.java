@@ -2,6 +2,7 @@ package dev.distlock.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.HoldKind;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockEvent;
 import io.micrometer.core.instrument.Meter;
@@ -137,21 +138,39 @@ class DistlockMetricsTests {
 
         assertThat(registry.getMeters()).extracting(meter -> meter.getId().getName() + meter.getId().getTags())
                 .containsExactlyInAnyOrder(
-                        "distlock.acquire[tag(lock=pay), tag(outcome=acquired)]",
-                        "distlock.acquire[tag(lock=pay), tag(outcome=timeout)]",
-                        "distlock.acquire[tag(lock=pay), tag(outcome=interrupted)]",
-                        "distlock.acquire[tag(lock=pay), tag(outcome=error)]",
-                        "distlock.held[tag(lock=pay), tag(outcome=released)]",
-                        "distlock.held[tag(lock=pay), tag(outcome=lost)]",
-                        "distlock.held[tag(lock=pay), tag(outcome=release_failed)]",
-                        "distlock.acquire.retrying[tag(lock=pay)]",
-                        "distlock.held.active[tag(lock=pay)]",
-                        "distlock.lost[tag(lock=pay)]",
-                        "distlock.skipped[tag(lock=pay)]",
-                        "distlock.release.failures[tag(lock=pay)]",
-                        "distlock.renewal.failures[tag(lock=pay)]");
+                        "distlock.acquire[tag(kind=lock), tag(lock=pay), tag(outcome=acquired)]",
+                        "distlock.acquire[tag(kind=lock), tag(lock=pay), tag(outcome=timeout)]",
+                        "distlock.acquire[tag(kind=lock), tag(lock=pay), tag(outcome=interrupted)]",
+                        "distlock.acquire[tag(kind=lock), tag(lock=pay), tag(outcome=error)]",
+                        "distlock.held[tag(kind=lock), tag(lock=pay), tag(outcome=released)]",
+                        "distlock.held[tag(kind=lock), tag(lock=pay), tag(outcome=lost)]",
+                        "distlock.held[tag(kind=lock), tag(lock=pay), tag(outcome=release_failed)]",
+                        "distlock.acquire.retrying[tag(kind=lock), tag(lock=pay)]",
+                        "distlock.held.active[tag(kind=lock), tag(lock=pay)]",
+                        "distlock.lost[tag(kind=lock), tag(lock=pay)]",
+                        "distlock.skipped[tag(kind=lock), tag(lock=pay)]",
+                        "distlock.release.failures[tag(kind=lock), tag(lock=pay)]",
+                        "distlock.renewal.failures[tag(kind=lock), tag(lock=pay)]");
         assertThat(registry.getMeters()).extracting(meter -> meter.getId().getType()).contains(
                 Meter.Type.TIMER, Meter.Type.LONG_TASK_TIMER, Meter.Type.COUNTER);
+    }
+
+    @Test
+    void eachKindOfHoldIsCountedApartUnderItsKindTag() {
+        metrics.onAcquired(new LockEvent("prices", "prices", 7, Duration.ZERO, null, null, HoldKind.READ));
+        metrics.onAcquired(new LockEvent("prices", "prices", 8, Duration.ZERO, null, null, HoldKind.READ));
+        metrics.onAcquired(new LockEvent("supplier", "prices", 9, Duration.ZERO, null, null, HoldKind.PERMITS));
+        metrics.onReleased(new LockEvent("prices", "prices", 7, Duration.ZERO, null, null, HoldKind.READ));
+
+        assertThat(registry.get(DistlockMetrics.ACQUIRE).tags(DistlockMetrics.LOCK_TAG, "prices",
+                DistlockMetrics.KIND_TAG, "read", DistlockMetrics.OUTCOME_TAG, "acquired").timer().count()).isEqualTo(2);
+        assertThat(registry.get(DistlockMetrics.ACQUIRE).tags(DistlockMetrics.LOCK_TAG, "prices",
+                DistlockMetrics.KIND_TAG, "permits", DistlockMetrics.OUTCOME_TAG, "acquired").timer().count())
+                .isEqualTo(1);
+        assertThat(registry.get(DistlockMetrics.HELD_ACTIVE).tags(DistlockMetrics.KIND_TAG, "read").longTaskTimer()
+                .activeTasks()).isEqualTo(1);
+        assertThat(registry.getMeters()).extracting(meter -> meter.getId().getTag(DistlockMetrics.KIND_TAG))
+                .containsOnly("read", "permits");
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.distlock.aop.LockCallObserver;
 import dev.distlock.aop.LockCallObserver.Acquiring;
 import dev.distlock.aop.LockCallObserver.Holding;
+import dev.distlock.core.HoldKind;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.tck.TestObservationRegistry;
@@ -36,6 +37,25 @@ class ObservationLockCallObserverTests {
                 .hasLowCardinalityKeyValue("lock", "Orders.pay").hasLowCardinalityKeyValue("outcome", "released")
                 .hasHighCardinalityKeyValue("distlock.fencing.token", "7")
                 .doesNotHaveLowCardinalityKeyValueWithKey("distlock.fencing.token").hasBeenStopped();
+    }
+
+    @Test
+    void bothObservationsCarryTheKindOfHoldTheCallDeclares() {
+        observer.acquiring("prices", "prices", method, HoldKind.READ).acquired(3)
+                .ended(LockCallObserver.HoldEnd.RELEASED, null);
+
+        assertThat(registry).hasObservationWithNameEqualTo("distlock.acquisition").that()
+                .hasLowCardinalityKeyValue("lock", "prices").hasLowCardinalityKeyValue("kind", "read");
+        assertThat(registry).hasObservationWithNameEqualTo("distlock.hold").that()
+                .hasLowCardinalityKeyValue("lock", "prices").hasLowCardinalityKeyValue("kind", "read");
+    }
+
+    @Test
+    void aCallWhoseKindIsNotToldIsObservedAsALock() {
+        observer.acquiring("Orders.pay", "order:42", method).acquired(4).ended(LockCallObserver.HoldEnd.RELEASED, null);
+
+        assertThat(registry).hasObservationWithNameEqualTo("distlock.hold").that()
+                .hasLowCardinalityKeyValue("kind", "lock");
     }
 
     @Test
