@@ -28,9 +28,13 @@ import java.util.List;
  * @param holds how many holds the name has now: 1 for a held lock; for a semaphore, each taking of permits, and for a
  *        read-write lock, each reader (or its one writer). {@code holder}, {@code fencingToken}, {@code heldSince}
  *        and {@code remainingLease} then describe the newest of them (the largest fencing token)
+ * @param permitsInUse how many permits those holds have together: for a read-write lock, one per reader, or all of
+ *        them for its writer; 0 for a lock
+ * @param permits how many permits the name has: a semaphore's count, 1,048,576 (2^20) for a read-write lock; 0 for a
+ *        lock
  */
 public record LockInfo(String name, boolean held, LockHolder holder, long fencingToken, Instant heldSince,
-        Duration remainingLease, int waiting, List<LockWaiter> queue, int holds) {
+        Duration remainingLease, int waiting, List<LockWaiter> queue, int holds, int permitsInUse, int permits) {
 
     /** Takes an unmodifiable copy of {@code queue}; {@code null} stands for an empty queue. */
     public LockInfo {
@@ -40,7 +44,7 @@ public record LockInfo(String name, boolean held, LockHolder holder, long fencin
     /** What the backend knows of a lock: one hold if it is held, none if not. */
     public LockInfo(String name, boolean held, LockHolder holder, long fencingToken, Instant heldSince,
             Duration remainingLease, int waiting, List<LockWaiter> queue) {
-        this(name, held, holder, fencingToken, heldSince, remainingLease, waiting, queue, held ? 1 : 0);
+        this(name, held, holder, fencingToken, heldSince, remainingLease, waiting, queue, held ? 1 : 0, 0, 0);
     }
 
     /**

@@ -175,10 +175,10 @@ final class PermitTable {
         Map.Entry<String, Owner> newest = permits.owners.entrySet().stream()
                 .max(Comparator.comparingLong(entry -> entry.getValue().fence())).orElse(null);
         if (newest == null) {
-            return new LockSnapshot(null, 0, 0, permits.waiters.size(), waiting, 0);
+            return new LockSnapshot(null, 0, 0, permits.waiters.size(), waiting, 0, 0, permits.limit);
         }
         return new LockSnapshot(newest.getKey(), newest.getValue().fence(), newest.getValue().expiresAt() - now,
-                permits.waiters.size(), waiting, permits.owners.size());
+                permits.waiters.size(), waiting, permits.owners.size(), permits.inUse(), permits.limit);
     }
 
     /** One name's permits: its count, owners, waiters and fencing count. */

@@ -76,13 +76,14 @@ final class ScriptReplies {
     }
 
     /**
-     * Reads an inspection's {@code {owner or "", fencing token, lease PTTL, waiters, first waiters' tokens, holds}}, or
+     * Reads an inspection's {@code {owner or "", fencing token, lease PTTL, waiters, first waiters' tokens, holds,
+     * permits held, permits}}, or
      * {@code {..., error}} if Redis refused to list the queue: the waiters are still counted, but none is listed; that
      * is logged once.
      */
     LockSnapshot snapshot(List<?> reply) {
-        if (reply.size() > 6 && queueRefusalReported.compareAndSet(false, true)) {
-            Object error = reply.get(6);
+        if (reply.size() > 8 && queueRefusalReported.compareAndSet(false, true)) {
+            Object error = reply.get(8);
             log.warn("Redis refused to list a lock's queue: {}. Inspecting a lock (the distlocks endpoint, "
                     + "LockRegistry.inspect) counts its waiters but names none; allow LRANGE (+lrange) for this "
                     + "Redis user. (Reported once.)", error instanceof byte[] message ? text(message) : error);
@@ -91,7 +92,8 @@ final class ScriptReplies {
         List<String> waiterTokens = ((List<?>) reply.get(4)).stream().map(ScriptReplies::text).toList();
         return new LockSnapshot(owner.isEmpty() ? null : owner, ((Number) reply.get(1)).longValue(),
                 owner.isEmpty() ? 0 : leaseLeft(((Number) reply.get(2)).longValue()),
-                ((Number) reply.get(3)).intValue(), waiterTokens, ((Number) reply.get(5)).intValue());
+                ((Number) reply.get(3)).intValue(), waiterTokens, ((Number) reply.get(5)).intValue(),
+                ((Number) reply.get(6)).intValue(), ((Number) reply.get(7)).intValue());
     }
 
     /** Reads an announcement's fields and values, in turn. */

@@ -3,9 +3,10 @@
 -- KEYS: the lock, queue and waiters keys (see common.lua)
 -- ARGV[1] how many waiters' tokens to list at most
 -- Returns {owner token or '', fencing token (0 if unknown), PTTL (-2: free, -1: no expiry), live waiters,
--- the tokens of the first ARGV[1] live waiters, the oldest first, live holds}, and Redis's error as a seventh element
--- if it refused LRANGE (an ACL without it): then no token is listed. A semaphore's (or read-write lock's) holds are
--- counted, and the newest of them (the largest fencing token) is the owner described.
+-- the tokens of the first ARGV[1] live waiters, the oldest first, live holds, permits they hold, the name's permits},
+-- and Redis's error as a ninth element if it refused LRANGE (an ACL without it): then no token is listed. A
+-- semaphore's (or read-write lock's) holds and their permits are counted, and the newest of them (the largest fencing
+-- token) is the owner described; a lock has 0 permits.
 
 -- The tokens of the queue's first wanted entries that are in the set live, in queue order: read from the queue's head
 -- a hundred at a time, so a long queue is read only as far as needed. Returns them, and Redis's error if refused.
@@ -34,19 +35,20 @@ end
 -- The reply of inspect for a semaphore's hash: its live holds counted, the newest described; changes nothing.
 local function newest_permit_holder(lock, now_ms, waiting, tokens, refused)
   local fields = redis.call('HGETALL', lock)
-  local holds, owner, fence, left = 0, '', 0, -2
+  local holds, used, owner, fence, left = 0, 0, '', 0, -2
   for i = 1, #fields, 2 do
     if string.sub(fields[i], 1, 2) == 'o:' then
-      local ends, holder_fence = string.match(fields[i + 1], '^(%d+) %d+ (%d+)$')
+      local ends, count, holder_fence = string.match(fields[i + 1], '^(%d+) (%d+) (%d+)$')
       if tonumber(ends) > now_ms then
-        holds = holds + 1
+        holds, used = holds + 1, used + tonumber(count)
         if tonumber(holder_fence) > fence then
           owner, fence, left = string.sub(fields[i], 3), tonumber(holder_fence), tonumber(ends) - now_ms
         end
       end
     end
   end
-  return { owner, fence, left, waiting, tokens, holds, refused }
+  local limit = tonumber(redis.call('HGET', lock, 'limit')) or 0
+  return { owner, fence, left, waiting, tokens, holds, used, limit, refused }
 end
 
 local function inspect(keys, args)
@@ -69,8 +71,9 @@ local function inspect(keys, args)
   local value = read(lock)
   local owner, fence = parse(value)
   if not value or owner == FREE then
-    return { '', 0, -2, waiting, tokens, 0, refused }
+    return { '', 0, -2, waiting, tokens, 0, 0, 0, refused }
   end
   -- a value that is no lock's: its first word, with no token
-  return { owner or string.match(value, '^(%S*)'), fence or 0, redis.call('PTTL', lock), waiting, tokens, 1, refused }
+  return { owner or string.match(value, '^(%S*)'), fence or 0, redis.call('PTTL', lock), waiting, tokens, 1, 0, 0,
+           refused }
 end

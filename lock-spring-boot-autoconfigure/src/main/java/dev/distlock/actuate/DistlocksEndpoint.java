@@ -116,23 +116,26 @@ public class DistlocksEndpoint {
      *        keeps no queue)
      * @param holds how many holds it has: 1 for a held lock; each taking of a semaphore's permits, each reader (or the
      *        writer) of a read-write lock, whose newest hold {@code holder} and the fields after it then describe
+     * @param permitsInUse the permits those holds have together (a read-write lock's writer has all of them); 0 for
+     *        a lock
+     * @param permits the permits the name has: a semaphore's count, 1048576 for a read-write lock; 0 for a lock
      */
     public record LockInfoDescriptor(String registry, String name, String key, boolean held, Holder holder,
             long fencingToken, String heldSince, long remainingLeaseMillis, int waiting, List<Waiter> queue,
-            int holds) {
+            int holds, int permitsInUse, int permits) {
 
         static LockInfoDescriptor of(String registry, String key, LockInfo info) {
             return new LockInfoDescriptor(registry, info.name(), key, info.held(), Holder.of(info.holder()),
                     info.fencingToken(), info.heldSince() == null ? null : info.heldSince().toString(),
                     info.remainingLease() == null ? -1 : info.remainingLease().toMillis(), info.waiting(),
-                    info.queue().stream().map(Waiter::of).toList(), info.holds());
+                    info.queue().stream().map(Waiter::of).toList(), info.holds(), info.permitsInUse(), info.permits());
         }
 
         /** One lock with its queue: one hold if it is held. */
         public LockInfoDescriptor(String registry, String name, String key, boolean held, Holder holder,
                 long fencingToken, String heldSince, long remainingLeaseMillis, int waiting, List<Waiter> queue) {
             this(registry, name, key, held, holder, fencingToken, heldSince, remainingLeaseMillis, waiting, queue,
-                    held ? 1 : 0);
+                    held ? 1 : 0, 0, 0);
         }
 
         /**

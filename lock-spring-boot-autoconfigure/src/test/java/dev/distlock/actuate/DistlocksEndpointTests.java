@@ -77,6 +77,8 @@ class DistlocksEndpointTests {
 
         assertThat(prices.held()).isTrue();
         assertThat(prices.holds()).as("two readers").isEqualTo(2);
+        assertThat(prices.permitsInUse()).isEqualTo(2);
+        assertThat(prices.permits()).isEqualTo(1 << 20);
         assertThat(prices.fencingToken()).as("the newest").isEqualTo(second.fencingToken());
         first.unlock();
         second.unlock();

@@ -15,9 +15,11 @@ import java.util.List;
  * @param holds how many live holds the name has: 0 or 1 for a lock; for counted claims (a semaphore's permits, a
  *        read-write lock's readers or writer) each taking, and the other components describe the newest of them
  *        (the largest fencing token)
+ * @param permitsInUse how many permits those holds have together; 0 for a lock
+ * @param permits how many permits the name has (a read-write lock's 2^20: a writer holds them all); 0 for a lock
  */
 public record LockSnapshot(String ownerToken, long fencingToken, long remainingLeaseMillis, int waiting,
-        List<String> waiterTokens, int holds) {
+        List<String> waiterTokens, int holds, int permitsInUse, int permits) {
 
     /** How many waiter tokens an inspection lists at most, so that a long queue never makes it expensive. */
     public static final int MAX_WAITER_TOKENS = 100;
@@ -30,7 +32,7 @@ public record LockSnapshot(String ownerToken, long fencingToken, long remainingL
     /** A snapshot of a lock: one hold if it has an owner, none if not. */
     public LockSnapshot(String ownerToken, long fencingToken, long remainingLeaseMillis, int waiting,
             List<String> waiterTokens) {
-        this(ownerToken, fencingToken, remainingLeaseMillis, waiting, waiterTokens, ownerToken != null ? 1 : 0);
+        this(ownerToken, fencingToken, remainingLeaseMillis, waiting, waiterTokens, ownerToken != null ? 1 : 0, 0, 0);
     }
 
     /**

@@ -177,6 +177,8 @@ public abstract class ReadWriteLockContract extends LockRegistryContract {
         LockInfo read = registry().inspect("rw-inspect");
         assertThat(read.held()).isTrue();
         assertThat(read.holds()).as("two readers").isEqualTo(2);
+        assertThat(read.permitsInUse()).as("one permit each").isEqualTo(2);
+        assertThat(read.permits()).as("a read-write lock's").isEqualTo(1 << 20);
         assertThat(read.fencingToken()).as("the newest hold").isEqualTo(second.fencingToken());
         assertThat(read.remainingLease()).isPositive();
         assertThat(read.waiting()).isEqualTo(1);
@@ -185,6 +187,7 @@ public abstract class ReadWriteLockContract extends LockRegistryContract {
         DetachedLock written = taken(writer);
         assertThat(registry().inspect("rw-inspect")).satisfies(info -> {
             assertThat(info.holds()).as("the writer alone").isEqualTo(1);
+            assertThat(info.permitsInUse()).as("all of them").isEqualTo(info.permits());
             assertThat(info.fencingToken()).isEqualTo(written.fencingToken());
             assertThat(info.waiting()).isZero();
         });

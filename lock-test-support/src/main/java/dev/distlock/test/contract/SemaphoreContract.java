@@ -92,6 +92,13 @@ public abstract class SemaphoreContract extends ReadWriteLockContract {
         awaitUntil(() -> waitersQueued(waiting, "sem-several") == 1);
 
         assertThat(here.tryAcquire(1, NO_WAIT)).as("the free permit, kept for the head of the queue").isNull();
+        assertThat(registry().inspect("sem-several")).satisfies(info -> {
+            assertThat(info.holds()).as("one taking").isEqualTo(1);
+            assertThat(info.permitsInUse()).as("of two permits").isEqualTo(2);
+            assertThat(info.permits()).isEqualTo(3);
+            assertThat(info.fencingToken()).isEqualTo(twoHeld.fencingToken());
+            assertThat(info.waiting()).isEqualTo(1);
+        });
         twoHeld.unlock();
 
         taken(wantsTwo).unlock();

@@ -95,14 +95,15 @@ public final class Presence {
         List<LockWaiter> queue = StoreCalls.call(name, "read who waits for the lock",
                 () -> queueNames.name(snapshot.waiterTokens()));
         if (snapshot.ownerToken() == null) {
-            return new LockInfo(name, false, null, 0, null, Duration.ZERO, snapshot.waiting(), queue);
+            return new LockInfo(name, false, null, 0, null, Duration.ZERO, snapshot.waiting(), queue, 0, 0,
+                    snapshot.permits());
         }
         LockHolder holder = StoreCalls.call(name, "read who holds the lock", () -> holderOf(snapshot.ownerToken()));
         long fence = snapshot.fencingToken();
         long lease = snapshot.remainingLeaseMillis();
         return new LockInfo(name, true, holder, fence, fence > 0 ? Instant.EPOCH.plus(fence, ChronoUnit.MICROS) : null,
                 lease == LockStore.NEVER_EXPIRES ? null : Duration.ofMillis(lease), snapshot.waiting(), queue,
-                snapshot.holds());
+                snapshot.holds(), snapshot.permitsInUse(), snapshot.permits());
     }
 
     /**
