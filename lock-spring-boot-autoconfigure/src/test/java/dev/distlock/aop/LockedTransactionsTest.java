@@ -52,6 +52,19 @@ class LockedTransactionsTest {
     }
 
     @Test
+    void aWriteOrAPermitLostBeforeTheCommitRollsTheTransactionBackToo() {
+        Orders orders = start(true);
+
+        assertThatThrownBy(() -> orders.placeAsWriter("6")).isInstanceOf(LockLostBeforeCommitException.class)
+                .hasMessageContaining("'order:6'");
+        assertThatThrownBy(() -> orders.placeWithPermit("7")).isInstanceOf(LockLostBeforeCommitException.class)
+                .hasMessageContaining("'order:7'");
+
+        assertThat(rows("6")).isZero();
+        assertThat(rows("7")).isZero();
+    }
+
+    @Test
     void aLockStillHeldCommits() {
         Orders orders = start(true);
 
@@ -125,6 +138,22 @@ class LockedTransactionsTest {
             if (loseTheLock) {
                 store.delete("order:" + id);
             }
+        }
+
+        /** Writes the order holding the write side of the name's read-write lock, taken away from outside meanwhile. */
+        @DistributedLock(name = "'order:' + #id", mode = DistributedLock.Mode.WRITE)
+        @Transactional
+        public void placeAsWriter(String id) {
+            jdbc.update("insert into orders(id) values (?)", id);
+            store.delete("order:" + id);
+        }
+
+        /** Writes the order holding a permit of the name's semaphore, taken away from outside meanwhile. */
+        @DistributedLock(name = "'order:' + #id", permits = 2)
+        @Transactional
+        public void placeWithPermit(String id) {
+            jdbc.update("insert into orders(id) values (?)", id);
+            store.delete("order:" + id);
         }
 
         /** Reads in a read-only transaction while the lock is taken away from outside. */

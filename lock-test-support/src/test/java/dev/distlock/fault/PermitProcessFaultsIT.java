@@ -3,7 +3,6 @@ package dev.distlock.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.test.RedisServerExtension;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,16 +95,7 @@ class PermitProcessFaultsIT {
         return process;
     }
 
-    /** The holders the semaphore's hash in Redis lists, live or not yet dropped. */
     private static List<String> holders() {
-        List<String> holders = new ArrayList<>();
-        Object fields = redis.server().command("HKEYS", KEY);
-        for (Object field : (List<?>) fields) {
-            String name = field instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : field.toString();
-            if (name.startsWith("o:")) {
-                holders.add(name);
-            }
-        }
-        return holders;
+        return PermitHolders.of(redis.server(), KEY);
     }
 }

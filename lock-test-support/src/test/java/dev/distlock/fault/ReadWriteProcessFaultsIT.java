@@ -3,7 +3,6 @@ package dev.distlock.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.test.RedisServerExtension;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,15 +140,7 @@ class ReadWriteProcessFaultsIT {
         LockProcess.awaitUntil(() -> Long.valueOf(waiters).equals(redis.server().command("LLEN", KEY + ":queue")));
     }
 
-    /** The holders the name's hash in Redis lists, live or not yet dropped. */
     private static List<String> holders() {
-        List<String> holders = new ArrayList<>();
-        for (Object field : (List<?>) redis.server().command("HKEYS", KEY)) {
-            String name = field instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : field.toString();
-            if (name.startsWith("o:")) {
-                holders.add(name);
-            }
-        }
-        return holders;
+        return PermitHolders.of(redis.server(), KEY);
     }
 }
