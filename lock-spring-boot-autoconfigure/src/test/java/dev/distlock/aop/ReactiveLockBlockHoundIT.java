@@ -110,6 +110,19 @@ class ReactiveLockBlockHoundIT {
     }
 
     @Test
+    void twoHundredReadersAndWritersOfOneNameShareItWithoutBlockingAWatchedThread() {
+        Counter counter = context.getBean(Counter.class);
+        List<Integer> results = subscribedAtOnce(200,
+                i -> i % 10 == 0 ? counter.write("shared") : counter.read("shared"));
+
+        assertThat(results).hasSize(200);
+        assertThat(counter.writes()).isEqualTo(20);
+        assertThat(counter.writersBesideOthers()).as("a writer beside another holder").isZero();
+        assertThat(counter.mostReaders()).as("readers at once").isGreaterThan(1);
+        assertThat(blocked).as("blocking calls on threads that must not block").isEmpty();
+    }
+
+    @Test
     void twoHundredSuspendCallsOnOneNameWaitAndReleaseWithoutBlockingAWatchedThread() {
         SuspendCounter counter = context.getBean(SuspendCounter.class);
         List<Integer> results = subscribedAtOnce(200, i -> SuspendCounter.incrementing(counter, "one"));
@@ -199,6 +212,48 @@ class ReactiveLockBlockHoundIT {
         @DistributedLock(name = "'touch:' + #name", timeout = "60s")
         public Mono<Integer> touch(String name) {
             return Mono.delay(Duration.ofMillis(1)).map(tick -> name.length());
+        }
+
+        private final AtomicInteger readers = new AtomicInteger();
+        private final AtomicInteger writers = new AtomicInteger();
+        private final AtomicInteger mostReaders = new AtomicInteger();
+        private final AtomicInteger writes = new AtomicInteger();
+        private final AtomicInteger writersBesideOthers = new AtomicInteger();
+
+        @DistributedLock(name = "'rw:' + #name", mode = DistributedLock.Mode.READ, timeout = "60s")
+        public Mono<Integer> read(String name) {
+            return Mono.defer(() -> {
+                mostReaders.accumulateAndGet(readers.incrementAndGet(), Math::max);
+                if (writers.get() > 0) {
+                    writersBesideOthers.incrementAndGet();
+                }
+                return Mono.delay(Duration.ofMillis(1)).map(tick -> readers.decrementAndGet());
+            });
+        }
+
+        @DistributedLock(name = "'rw:' + #name", mode = DistributedLock.Mode.WRITE, timeout = "60s")
+        public Mono<Integer> write(String name) {
+            return Mono.defer(() -> {
+                if (writers.incrementAndGet() > 1 || readers.get() > 0) {
+                    writersBesideOthers.incrementAndGet();
+                }
+                return Mono.delay(Duration.ofMillis(1)).map(tick -> {
+                    writers.decrementAndGet();
+                    return writes.incrementAndGet();
+                });
+            });
+        }
+
+        public int mostReaders() {
+            return mostReaders.get();
+        }
+
+        public int writes() {
+            return writes.get();
+        }
+
+        public int writersBesideOthers() {
+            return writersBesideOthers.get();
         }
     }
 

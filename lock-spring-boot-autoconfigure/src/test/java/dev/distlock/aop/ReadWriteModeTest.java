@@ -22,6 +22,7 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import reactor.core.publisher.Mono;
 
 /**
  * {@code @DistributedLock(mode = READ / WRITE)}: readers of a name run together, a writer runs alone, each call with
@@ -80,6 +81,19 @@ class ReadWriteModeTest {
         catalogue.open();
         read.get(BOUND.toSeconds(), TimeUnit.SECONDS);
         assertThat(catalogue.writeAsyncWithoutWaiting().get(BOUND.toSeconds(), TimeUnit.SECONDS)).isEqualTo("written");
+    }
+
+    @Test
+    void reactiveMethodsTakeTheSameSidesWithoutBlocking() throws Exception {
+        CompletableFuture<Long> read = CompletableFuture.supplyAsync(catalogue::read);
+        assertThat(catalogue.awaitOneInside()).isTrue();
+
+        assertThat(catalogue.readMono().block(BOUND)).as("a reader beside a reader").isEqualTo("read");
+        assertThatThrownBy(() -> catalogue.writeMonoWithoutWaiting().block(BOUND))
+                .isInstanceOf(LockAcquisitionTimeoutException.class);
+        catalogue.open();
+        read.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        assertThat(catalogue.writeMonoWithoutWaiting().block(BOUND)).isEqualTo("written");
     }
 
     @Test
@@ -162,6 +176,16 @@ class ReadWriteModeTest {
         @DistributedLock(name = "prices", mode = WRITE, timeout = "0")
         public CompletableFuture<String> writeAsyncWithoutWaiting() {
             return CompletableFuture.completedFuture("written");
+        }
+
+        @DistributedLock(name = "prices", mode = READ, timeout = "0")
+        public Mono<String> readMono() {
+            return Mono.just("read");
+        }
+
+        @DistributedLock(name = "prices", mode = WRITE, timeout = "0")
+        public Mono<String> writeMonoWithoutWaiting() {
+            return Mono.just("written");
         }
 
         @DistributedLock(name = "#names", mode = READ, timeout = "0")
