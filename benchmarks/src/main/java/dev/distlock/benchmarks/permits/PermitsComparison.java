@@ -1,10 +1,10 @@
 package dev.distlock.benchmarks.permits;
 
+import dev.distlock.benchmarks.contenders.InterleavedRounds;
 import dev.distlock.benchmarks.contenders.RedisAddress;
 import dev.distlock.benchmarks.redis.RedisStats;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,15 +45,8 @@ public final class PermitsComparison {
     public List<PermitsResult> run(Duration warmup, Duration measurement, int rounds) throws Exception {
         Map<String, Tally> tallies = new LinkedHashMap<>();
         CONTENDERS.forEach(contender -> tallies.put(contender, new Tally()));
-        for (int round = 0; round < rounds; round++) {
-            List<String> order = new ArrayList<>(CONTENDERS);
-            Collections.rotate(order, -round);
-            for (String contender : order) {
-                stats.flushAll();
-                tallies.get(contender).add(measure(contender, "round-" + round, warmup, measurement));
-            }
-        }
-        stats.flushAll();
+        InterleavedRounds.run(CONTENDERS, rounds, stats,
+                (contender, name) -> tallies.get(contender).add(measure(contender, name, warmup, measurement)));
         List<PermitsResult> results = new ArrayList<>();
         tallies.forEach((contender, tally) -> results.add(new PermitsResult(contender,
                 PermitClients.description(contender), tally.perSecond, tally.mostInside, tally.failures)));

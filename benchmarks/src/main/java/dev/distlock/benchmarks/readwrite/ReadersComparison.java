@@ -1,5 +1,6 @@
 package dev.distlock.benchmarks.readwrite;
 
+import dev.distlock.benchmarks.contenders.InterleavedRounds;
 import dev.distlock.benchmarks.contenders.RedisAddress;
 import dev.distlock.benchmarks.redis.RedisStats;
 import dev.distlock.core.FencedLock;
@@ -36,34 +37,36 @@ public final class ReadersComparison {
 
     /** {@code rounds} rounds of {@code measurement} each per side, after {@code warmup} on the same registry. */
     public ReadersResult run(Duration warmup, Duration measurement, int rounds) throws Exception {
-        List<Double> reads = new ArrayList<>();
-        List<Double> exclusive = new ArrayList<>();
-        int mostReaders = 0;
-        int mostExclusive = 0;
-        long failures = 0;
-        String firstFailure = null;
-        for (int round = 0; round < rounds; round++) {
-            List<String> order = new ArrayList<>(SIDES);
-            Collections.rotate(order, -round);
-            for (String side : order) {
-                stats.flushAll();
-                boolean readers = side.equals("readers");
-                Load.Counts counts = measure(side + "-round-" + round, readers, warmup, measurement);
-                if (readers) {
-                    reads.add(counts.readsPerSecond());
-                    mostReaders = Math.max(mostReaders, counts.check.mostReaders());
-                } else {
-                    exclusive.add(counts.writesPerSecond());
-                    mostExclusive = Math.max(mostExclusive, counts.check.mostWriters());
-                }
-                failures += counts.failures.get();
-                if (firstFailure == null) {
-                    firstFailure = counts.firstFailure.get();
-                }
+        Tally tally = new Tally();
+        InterleavedRounds.run(SIDES, rounds, stats, (side, name) -> tally.add(side.equals("readers"),
+                measure(side + "-" + name, side.equals("readers"), warmup, measurement)));
+        return new ReadersResult(tally.reads, tally.exclusive, tally.mostReaders, tally.mostExclusive, tally.failures,
+                tally.firstFailure);
+    }
+
+    /** What the rounds of both sides measured. */
+    private static final class Tally {
+
+        final List<Double> reads = new ArrayList<>();
+        final List<Double> exclusive = new ArrayList<>();
+        int mostReaders;
+        int mostExclusive;
+        long failures;
+        String firstFailure;
+
+        void add(boolean readers, Load.Counts counts) {
+            if (readers) {
+                reads.add(counts.readsPerSecond());
+                mostReaders = Math.max(mostReaders, counts.check.mostReaders());
+            } else {
+                exclusive.add(counts.writesPerSecond());
+                mostExclusive = Math.max(mostExclusive, counts.check.mostWriters());
+            }
+            failures += counts.failures.get();
+            if (firstFailure == null) {
+                firstFailure = counts.firstFailure.get();
             }
         }
-        stats.flushAll();
-        return new ReadersResult(reads, exclusive, mostReaders, mostExclusive, failures, firstFailure);
     }
 
     /**
