@@ -68,21 +68,10 @@ class PermitProcessFaultsIT {
     void aHolderPausedPastItsLeaseFindsThePermitLostOnWakingAndItsStaleWriteIsRefused() {
         LockProcess holder = start("holder", Duration.ofSeconds(1), 1);
         LockProcess next = start("next", Duration.ofSeconds(30), 1);
-        long holderFence = holder.acquireAtOnce();
-        assertThat(resource.writeBy(holder, "holder")).isTrue();
-        next.send("lock 60000");
-        LockProcess.awaitUntil(() -> Long.valueOf(1).equals(redis.server().command("LLEN", KEY + ":queue")));
 
-        holder.pause();
-        long nextFence = LockProcess.fence(next.expect("acquired", ANSWER));
-        assertThat(resource.writeBy(next, "next")).isTrue();
-        holder.resume();
+        PausedPastLease.run(holder, next, resource, () -> LockProcess.awaitUntil(
+                () -> Long.valueOf(1).equals(redis.server().command("LLEN", KEY + ":queue"))));
 
-        LockProcess.awaitUntil(() -> holder.events().contains("lost " + holderFence));
-        holder.send("write");
-        assertThat(holder.answer(ANSWER)).as("no write after the loss").isEqualTo("not-held");
-        assertThat(resource.write("holder's write in flight", holderFence)).isFalse();
-        assertThat(nextFence).isGreaterThan(holderFence);
         assertThat(holders()).hasSize(1);
     }
 

@@ -67,23 +67,11 @@ class ProcessFaultsIT {
     void aHolderPausedPastItsLeaseReportsTheLossOnWakingAndItsStaleWriteIsRefused() {
         LockProcess holder = start("holder", Duration.ofSeconds(1), true, DEFAULT_POLL);
         LockProcess next = start("next", Duration.ofSeconds(30), true, DEFAULT_POLL);
-        long holderFence = holder.acquireAtOnce();
-        assertThat(resource.writeBy(holder, "holder")).isTrue();
-        next.send("lock 60000");
-        awaitQueued(1);
 
-        holder.pause();
-        long nextFence = LockProcess.fence(next.expect("acquired", ANSWER));
-        assertThat(resource.writeBy(next, "next")).isTrue();
-        holder.resume();
+        PausedPastLease.run(holder, next, resource, () -> awaitQueued(1));
 
-        LockProcess.awaitUntil(() -> holder.events().contains("lost " + holderFence));
-        holder.send("write");
-        assertThat(holder.answer(ANSWER)).as("no write once the loss is known").isEqualTo("not-held");
         holder.send("unlock");
         assertThat(holder.answer(ANSWER)).startsWith("lost");
-        assertThat(resource.write("holder's write in flight", holderFence)).isFalse();
-        assertThat(nextFence).isGreaterThan(holderFence);
         report("holder paused past its 1 s lease: " + resource.journal());
     }
 

@@ -110,21 +110,9 @@ class ReadWriteProcessFaultsIT {
     private void pausedPastItsLease(String pausedSide, String nextSide) {
         LockProcess holder = start("holder", Duration.ofSeconds(1), pausedSide);
         LockProcess next = start("next", Duration.ofSeconds(30), nextSide);
-        long holderFence = holder.acquireAtOnce();
-        assertThat(resource.writeBy(holder, "holder")).isTrue();
-        next.send("lock 60000");
-        awaitQueued(1);
 
-        holder.pause();
-        long nextFence = LockProcess.fence(next.expect("acquired", ANSWER));
-        assertThat(resource.writeBy(next, "next")).isTrue();
-        holder.resume();
+        PausedPastLease.run(holder, next, resource, () -> awaitQueued(1));
 
-        LockProcess.awaitUntil(() -> holder.events().contains("lost " + holderFence));
-        holder.send("write");
-        assertThat(holder.answer(ANSWER)).as("no write after the loss").isEqualTo("not-held");
-        assertThat(resource.write("holder's write in flight", holderFence)).isFalse();
-        assertThat(nextFence).isGreaterThan(holderFence);
         assertThat(holders()).as("the next holder alone in Redis").hasSize(1);
     }
 
