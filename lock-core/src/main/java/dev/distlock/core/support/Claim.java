@@ -98,7 +98,8 @@ enum Claim {
     Left leave(String name, Hold mine) {
         own(name, mine);
         if (this == READ && of(mine) == WRITE) {
-            return mine.leaveRead() == 0 && mine.count() == 0 ? Left.RELEASED : Left.HELD;
+            mine.leaveRead(); // a read inside a write still held: a write given back with reads left downgrades
+            return Left.HELD;
         }
         if (mine.leaveOnce() > 0) {
             return Left.HELD;

@@ -131,9 +131,9 @@ public final class Hold extends TrustedLease {
         reads++;
     }
 
-    /** Its owner gives one read hold taken inside this write hold back; answers how many are left. */
-    public int leaveRead() {
-        return --reads;
+    /** Its owner gives one read hold taken inside this write hold back. */
+    public void leaveRead() {
+        reads--;
     }
 
     /** Its owner, which unlocked the write and still reads inside it, holds it as one read hold from now on. */
