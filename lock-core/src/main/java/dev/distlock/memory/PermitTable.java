@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * The in-memory store's semaphores with leased permits, by the rules the Redis scripts keep for them: per name, the
@@ -22,6 +23,9 @@ import java.util.Map;
  * so a release sent again after a reconnect recognises, by its fencing token, that it took effect.
  */
 final class PermitTable {
+
+    /** How many lost tokens a semaphore remembers, as the Redis scripts' {@code MAX_LOST}. */
+    private static final int MAX_LOST = 32;
 
     private final long fenceRetentionMillis;
     private final FencingTokens fences;
@@ -102,7 +106,7 @@ final class PermitTable {
         Permits permits = names.get(name);
         permits.expire(now);
         if (permits.owners.remove(token) == null) {
-            return fence != null && fence >= permits.origin && fence <= permits.fence
+            return fence != null && fence >= permits.origin && fence <= permits.fence && !permits.lost.contains(fence)
                     && permits.owners.values().stream().noneMatch(owner -> owner.fence() == fence);
         }
         permits.keptUntil = now + fenceRetentionMillis;
@@ -190,17 +194,26 @@ final class PermitTable {
         /** The last fencing token issued, and the first of the current life. */
         long fence;
         long origin;
-        /** Whether a hold ended without its release (or none was issued yet): the next token begins a new life. */
+        /** Whether no token was issued yet: the next begins a life. */
         boolean lifeEnded = true;
+        /**
+         * The tokens of this life's holds that ended without their release, at most {@link #MAX_LOST}: past that the
+         * smallest is forgotten and the life's origin moves above it, as the Redis scripts do.
+         */
+        final TreeSet<Long> lost = new TreeSet<>();
         /** Until when the last fencing token is kept once nobody holds or waits. */
         long keptUntil;
 
-        /** Drops owners whose lease ran out (each ends the life) and waiters past their deadline. */
+        /** Drops owners whose lease ran out (their tokens noted lost) and waiters past their deadline. */
         void expire(long now) {
             for (Iterator<Owner> it = owners.values().iterator(); it.hasNext(); ) {
-                if (it.next().expiresAt() <= now) {
+                Owner owner = it.next();
+                if (owner.expiresAt() <= now) {
                     it.remove();
-                    lifeEnded = true;
+                    lost.add(owner.fence());
+                    if (lost.size() > MAX_LOST) {
+                        origin = lost.pollFirst() + 1;
+                    }
                 }
             }
             waiters.values().removeIf(waiter -> waiter.deadline() < now);
@@ -235,6 +248,7 @@ final class PermitTable {
             if (lifeEnded || keptUntil <= now && owners.isEmpty()) {
                 origin = next;
                 lifeEnded = false;
+                lost.clear();
             }
             fence = next;
             keptUntil = now + fenceRetentionMillis;

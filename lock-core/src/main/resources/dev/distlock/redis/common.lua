@@ -208,9 +208,12 @@ end
 -- A semaphore with leased permits is one hash key, KEYS[1] (the name's key, where a lock is a string), with
 --   limit      how many permits the processes using it declared
 --   fence      the last fencing token issued for one of its holds (the key outlives its holds by the fence retention)
---   origin     the first fencing token of its current life, '' once a hold ended without its release
+--   origin     the first fencing token of its current life (since the key was created): a release run again finds
+--              its first run took effect by its token lying in [origin, fence], held by nobody, and not lost
+--   lost       the fencing tokens of the holds of this life that ended without their release (their lease ran out),
+--              space-separated, at most MAX_LOST: past that the smallest is dropped and the origin moves above it
 --   o:<token>  a holder: '<lease end ms> <permits> <fencing token>' on the server clock; a holder whose lease end
---              passed is gone, dropped by the next script that looks (which ends the life)
+--              passed is gone, dropped by the next script that looks (its token noted lost)
 -- Its waiters queue in the same two keys as a lock's, a waiters entry being '<deadline ms> <lease ms> <timeout ms>
 -- <permits> <channel>'. These functions run only where a script finds a hash, off the lock's hot path.
 
@@ -231,7 +234,40 @@ local function keep(key, ms)
   end
 end
 
--- Drops the holders whose lease ran out (which ends the life); returns the permits the live holders have and the
+-- How many lost tokens a semaphore remembers (see above): enough for the holds that end unreleased between a release
+-- and its replay after a reconnect.
+local MAX_LOST = 32
+
+-- Notes the fencing token (text) of a holder dropped without its release.
+local function note_lost(lock, fence)
+  local lost = redis.call('HGET', lock, 'lost')
+  local tokens = {}
+  for token in string.gmatch(lost or '', '%d+') do
+    tokens[#tokens + 1] = tonumber(token)
+  end
+  tokens[#tokens + 1] = tonumber(fence)
+  if #tokens > MAX_LOST then
+    table.sort(tokens)
+    redis.call('HSET', lock, 'origin', fmt(table.remove(tokens, 1) + 1))
+  end
+  local text = {}
+  for i = 1, #tokens do
+    text[i] = fmt(tokens[i])
+  end
+  redis.call('HSET', lock, 'lost', table.concat(text, ' '))
+end
+
+-- Whether the fencing token (a number) is of a hold of this life that ended without its release.
+local function was_lost(lock, fence)
+  for token in string.gmatch(redis.call('HGET', lock, 'lost') or '', '%d+') do
+    if tonumber(token) == fence then
+      return true
+    end
+  end
+  return false
+end
+
+-- Drops the holders whose lease ran out (noting their tokens lost); returns the permits the live holders have and the
 -- soonest of their lease ends from now (-1 if none).
 local function live_permits(lock, now_ms)
   local fields = redis.call('HGETALL', lock)
@@ -242,7 +278,7 @@ local function live_permits(lock, now_ms)
       local left = tonumber(ends) - now_ms
       if left <= 0 then
         redis.call('HDEL', lock, fields[i])
-        redis.call('HSET', lock, 'origin', '')
+        note_lost(lock, string.match(fields[i + 1], '(%d+)$'))
       else
         used = used + tonumber(count)
         if soonest < 0 or left < soonest then
@@ -255,7 +291,7 @@ local function live_permits(lock, now_ms)
 end
 
 -- The holder entry of the token, if it is live: its lease end, the rest of the entry ('<permits> <fence>') and
--- its fencing token; a holder whose lease ran out is dropped (which ends the life).
+-- its fencing token; a holder whose lease ran out is dropped (its token noted lost).
 local function permit_holder(lock, token, now_ms)
   local field = 'o:' .. token
   local entry = redis.call('HGET', lock, field)
@@ -265,7 +301,7 @@ local function permit_holder(lock, token, now_ms)
   local ends, rest, fence = string.match(entry, '^(%d+) (%d+ (%d+))$')
   if tonumber(ends) <= now_ms then
     redis.call('HDEL', lock, field)
-    redis.call('HSET', lock, 'origin', '')
+    note_lost(lock, fence)
     return nil
   end
   return tonumber(ends), rest, tonumber(fence)
@@ -294,6 +330,7 @@ local function grant_permits(lock, token, count, lease, now_ms, now_us)
   local origin = redis.call('HGET', lock, 'origin')
   if not origin or origin == '' then
     redis.call('HSET', lock, 'origin', text)
+    redis.call('HDEL', lock, 'lost')
   end
   redis.call('HSET', lock, 'fence', text, 'o:' .. token, fmt(now_ms + lease) .. ' ' .. count .. ' ' .. text)
   keep(lock, lease)
@@ -354,7 +391,7 @@ local function release_permits(keys, token, retention, fence)
   if not entry then
     local first, last, run = tonumber(redis.call('HGET', lock, 'origin')), tonumber(redis.call('HGET', lock, 'fence')),
         fence and tonumber(fence)
-    return { (first and run and run >= first and run <= last) and 1 or 0 }
+    return { (first and run and run >= first and run <= last and not was_lost(lock, run)) and 1 or 0 }
   end
   redis.call('HDEL', lock, field)
   keep(lock, retention)

@@ -347,6 +347,25 @@ abstract class RedisScriptsTests {
     }
 
     @Test
+    void aReleaseRunAgainAfterAnotherHolderExpiredIsStillARelease() throws Exception {
+        PermitClaims permits = store.capabilities().permits().orElseThrow();
+        AcquireResult released = permits.takePermits("job", "R", 1, 3, LEASE, false, TIMEOUT);
+        AcquireResult dying = permits.takePermits("job", "D", 1, 3, 300, false, TIMEOUT);
+        assertThat(store.release("job", "R", released.fencingToken())).isTrue();
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (server().command("HEXISTS", LOCK, "o:D").equals(1L) && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(20); // a poll: D's 300 ms lease runs out on the server's clock
+            permits.takePermits("job", "T", 1, 3, LEASE, false, TIMEOUT); // a script that looks drops D
+            store.release("job", "T", 0);
+        }
+
+        assertThat(server().command("HEXISTS", LOCK, "o:D")).as("D dropped at its lease end").isEqualTo(0L);
+        assertThat(store.release("job", "R", released.fencingToken())).as("R's release run again").isTrue();
+        assertThat(store.release("job", "D", dying.fencingToken())).as("D's release: lost, not released").isFalse();
+    }
+
+    @Test
     void keepingFewerPermitsHandsTheRestToTheWaitersThatFitKeepsTheLeaseAndFenceAndRunsAgainHarmlessly() {
         PermitClaims permits = store.capabilities().permits().orElseThrow();
         AcquireResult writer = permits.takePermits("job", "W", 4, 4, LEASE, false, TIMEOUT);

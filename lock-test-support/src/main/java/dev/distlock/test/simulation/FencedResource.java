@@ -1,6 +1,7 @@
 package dev.distlock.test.simulation;
 
 import dev.distlock.core.DetachedLock;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,52 +9,64 @@ import java.util.Map;
 /**
  * The oracle of mutual exclusion: the resources the locks protect, one per name. A holder enters with its fencing
  * token and writes before it leaves, if it still believes it holds; the resource refuses a token lower than the
- * highest it accepted. A violation is two holders that both believe they hold one name at one instant, a fencing
- * token that does not grow, or a refused write from a holder that believed it held.
+ * highest it accepted. Readers of a read-write lock enter shared and do not write. A violation is a holder beside
+ * another that both believe they hold one name at one instant (readers beside readers excepted), an exclusive hold's
+ * fencing token that does not grow past every token entered before it, a reader's that does not grow past the
+ * writers' before it, or a refused write from a holder that believed it held.
  */
 final class FencedResource {
 
+    /** The largest token entered per name, and the largest a writer (an exclusive hold) entered with. */
     private final Map<String, Long> highest = new HashMap<>();
-    private final Map<String, Inside> inside = new HashMap<>();
+    private final Map<String, Long> highestExclusive = new HashMap<>();
+    private final Map<String, List<Inside>> inside = new HashMap<>();
     private final List<String> violations;
 
     FencedResource(List<String> violations) {
         this.violations = violations;
     }
 
-    private record Inside(String client, DetachedLock hold) {
+    private record Inside(String client, boolean shared, DetachedLock hold) {
     }
 
-    /** {@code client} got {@code hold} on {@code names}. */
-    void enter(String client, List<String> names, DetachedLock hold) {
+    /** {@code client} got {@code hold} on {@code names}; {@code shared}: a read, beside which other reads may be. */
+    void enter(String client, List<String> names, boolean shared, DetachedLock hold) {
         for (String name : names) {
-            Inside other = inside.get(name);
-            if (other != null && other.hold().isHeld() && hold.isHeld()) {
-                violations.add("two holders of '" + name + "': " + other.client() + " and " + client);
+            List<Inside> here = inside.computeIfAbsent(name, key -> new ArrayList<>());
+            for (Inside other : here) {
+                if ((!shared || !other.shared()) && other.hold().isHeld() && hold.isHeld()) {
+                    violations.add("two holders of '" + name + "': " + other.client() + " and " + client
+                            + (shared || other.shared() ? " (a reader beside a writer)" : ""));
+                }
             }
             long fence = hold.fencingTokens().get(name);
-            Long before = highest.get(name);
-            if (before != null && fence <= before) {
+            Long before = (shared ? highestExclusive : highest).get(name);
+            // a read granted before another read may enter after it: it is checked against the writers' only, and
+            // only while held (a read whose process paused past its lease enters late, lost, and reads nothing)
+            if ((!shared || hold.isHeld()) && before != null && fence <= before) {
                 violations.add("fencing token of '" + name + "' did not grow: " + fence + " after " + before
                         + " (" + client + ")");
             }
             highest.merge(name, fence, Math::max);
-            inside.put(name, new Inside(client, hold));
+            if (!shared) {
+                highestExclusive.merge(name, fence, Math::max);
+            }
+            here.add(new Inside(client, shared, hold));
         }
     }
 
-    /** {@code client} writes before leaving, if it believes it still holds; then leaves. */
-    void writeAndLeave(String client, List<String> names, DetachedLock hold) {
+    /** {@code client} writes before leaving, if it holds exclusively and believes it still holds; then leaves. */
+    void writeAndLeave(String client, List<String> names, boolean shared, DetachedLock hold) {
         boolean believesHeld = hold.isHeld();
         for (String name : names) {
             long fence = hold.fencingTokens().get(name);
-            if (believesHeld && fence < highest.getOrDefault(name, 0L)) {
+            if (!shared && believesHeld && fence < highest.getOrDefault(name, 0L)) {
                 violations.add("stale write to '" + name + "' by " + client + " with token " + fence
                         + ", which believed it held (highest " + highest.get(name) + ")");
             }
-            Inside current = inside.get(name);
-            if (current != null && current.hold() == hold) {
-                inside.remove(name);
+            List<Inside> here = inside.get(name);
+            if (here != null) {
+                here.removeIf(entered -> entered.hold() == hold);
             }
         }
     }

@@ -14,16 +14,33 @@ import java.time.Duration;
  * @param maxWait the longest wait of a call (each draws its own, from a single try up to this)
  * @param duration how long callers start new calls, in virtual time
  * @param faults what goes wrong meanwhile
+ * @param readWriteChance chance a call takes a side of a read-write lock instead (a name of their own, {@code rw:}
+ *        and a lock's name; a write one time in four), never with another name
  */
 public record Scenario(int processes, int callersPerProcess, int names, double setChance, Duration lease,
-        Duration maxWait, Duration duration, Faults faults) {
+        Duration maxWait, Duration duration, Faults faults, double readWriteChance) {
 
     /** Three processes of two callers on two names, ten virtual seconds, every kind of fault. */
     public static final Scenario DEFAULT = new Scenario(3, 2, 2, 0.2, Duration.ofMillis(400), Duration.ofMillis(800),
             Duration.ofSeconds(10), Faults.EVERY_KIND);
 
+    /** {@link #DEFAULT} with half the calls on the sides of read-write locks. */
+    public static final Scenario READ_WRITE = DEFAULT.withReadWrite(0.5);
+
+    /** A scenario of locks only. */
+    public Scenario(int processes, int callersPerProcess, int names, double setChance, Duration lease,
+            Duration maxWait, Duration duration, Faults faults) {
+        this(processes, callersPerProcess, names, setChance, lease, maxWait, duration, faults, 0);
+    }
+
     /** This scenario with other faults. */
     public Scenario with(Faults other) {
-        return new Scenario(processes, callersPerProcess, names, setChance, lease, maxWait, duration, other);
+        return new Scenario(processes, callersPerProcess, names, setChance, lease, maxWait, duration, other,
+                readWriteChance);
+    }
+
+    /** This scenario with {@code chance} of a call taking a side of a read-write lock. */
+    public Scenario withReadWrite(double chance) {
+        return new Scenario(processes, callersPerProcess, names, setChance, lease, maxWait, duration, faults, chance);
     }
 }

@@ -195,6 +195,18 @@ final class SimulatedStore extends ForwardingLockStore implements PassingOn {
         }
 
         @Override
+        public CompletionStage<AcquireResult> takePermits(String name, String token, int permits, int limit,
+                long leaseMillis, boolean queue, long waiterTimeoutMillis) {
+            return send("take " + permits + " of " + name, () -> backend.takePermits(name, token, permits, limit,
+                    leaseMillis, queue, waiterTimeoutMillis));
+        }
+
+        @Override
+        public CompletionStage<Boolean> keepPermits(String name, String token, int permits) {
+            return send("keep " + permits + " of " + name, () -> backend.keepPermits(name, token, permits));
+        }
+
+        @Override
         public CompletionStage<AcquireResult> leaveQueue(String name, String token, long leaseMillis) {
             return send("leave " + name, () -> backend.leaveQueue(name, token, leaseMillis));
         }
