@@ -70,8 +70,8 @@ public final class Hold extends TrustedLease {
     private int count = 1;
     /** Read holds its owner took inside this write hold of a read-write lock; only the owner touches it. */
     private int reads;
-    /** What it holds of its name; set before it is handed out, and by its owner's downgrade. */
-    private HoldKind kind = HoldKind.LOCK;
+    /** What it holds of its name; set before it is handed out, and by its owner's downgrade; events read it. */
+    private volatile HoldKind kind = HoldKind.LOCK;
 
     /** The phase, moved by compare-and-set ({@link #PHASE}); a field, not an atomic object: one per lock call. */
     private volatile Phase phase = Phase.HELD;
