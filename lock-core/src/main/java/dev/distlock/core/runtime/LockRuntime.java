@@ -22,6 +22,14 @@ public interface LockRuntime {
     /** Makes the executors of one registry; the registry closes them when it closes. */
     EngineExecutors newExecutors();
 
+    /**
+     * How a blocking caller's thread waits between the steps of its call: {@link CallerWaits#MONITOR} unless a
+     * simulation runs the callers' threads its own way.
+     */
+    default CallerWaits callerWaits() {
+        return CallerWaits.MONITOR;
+    }
+
     /** The system's clock and random numbers, and daemon threads of each registry's own. */
     static LockRuntime system() {
         return SystemRuntime.INSTANCE;

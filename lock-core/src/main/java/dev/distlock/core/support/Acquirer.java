@@ -67,7 +67,7 @@ final class Acquirer {
 
     /** The hold {@code request} got, or {@code null}, its acquisition's steps run on the calling thread. */
     private Hold awaitHold(LockRequest request, long waitNanos, boolean interruptible) throws InterruptedException {
-        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(engine.runtime().calls());
+        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(engine.runtime());
         Acquisition acquisition = new Acquisition(engine, request, waitNanos, interruptible, false, steps);
         CompletableFuture<Hold> result = acquisition.start();
         steps.await(acquisition);
@@ -86,7 +86,7 @@ final class Acquirer {
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException("Interrupted before acquiring lock " + names);
         }
-        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(engine.runtime().calls());
+        StepRunners.CallerSteps steps = new StepRunners.CallerSteps(engine.runtime());
         NamesAcquisition acquisition = new NamesAcquisition(engine, names, lease, label, waitNanos, interruptible,
                 Thread.currentThread(), steps);
         CompletableFuture<List<Hold>> result = acquisition.start();
@@ -103,10 +103,7 @@ final class Acquirer {
      * that another process's {@code inspect} never finds the lock held by nobody it can name.
      */
     private void awaitAnnounced() {
-        CompletableFuture<Void> announced = engine.announced();
-        if (!announced.isDone()) {
-            StoreCalls.uninterrupted(announced::join);
-        }
+        StepRunners.CallerSteps.awaitUninterruptibly(engine.runtime(), engine.announced());
     }
 
     /**

@@ -172,4 +172,13 @@ public abstract class StoreLockRegistry implements LockRegistry, AutoCloseable {
     protected final int namesInUse() {
         return engine.names().size();
     }
+
+    /**
+     * Whether {@code thread} holds {@code name} through this registry and no loss has been detected: what
+     * {@link FencedLock#isHeldByCurrentThread()} tells that thread (for oracles that judge several threads).
+     */
+    protected final boolean isHeldBy(String name, Thread thread) {
+        Hold hold = engine.names().heldBy(name, thread);
+        return hold != null && hold.isHeld();
+    }
 }

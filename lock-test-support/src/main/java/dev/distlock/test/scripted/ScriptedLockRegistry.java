@@ -30,6 +30,14 @@ public final class ScriptedLockRegistry extends StoreLockRegistry {
         return namesInUse();
     }
 
+    /**
+     * Whether {@code thread} holds {@code name} through this registry and no loss has been detected (what
+     * {@code isHeldByCurrentThread()} tells that thread).
+     */
+    public boolean holds(String name, Thread thread) {
+        return isHeldBy(name, thread);
+    }
+
     /** Builds a {@link ScriptedLockRegistry}. */
     public static final class Builder extends LockRegistryBuilder<Builder> {
 

@@ -21,19 +21,22 @@ import java.time.Duration;
  * @param close chance, per run, that one process closes its registry at a moment drawn from the seed, its callers
  *        then stopping
  * @param commandTimeout how long a client waits for a reply
+ * @param interrupt chance a blocking caller's thread is interrupted during a call (an acquisition or a release), at
+ *        a moment drawn from the seed
  */
 public record Faults(double refused, double lostReply, double notRun, double replayed, double late, double lostNotice,
-        double pause, double cancel, double close, Duration commandTimeout) {
+        double pause, double cancel, double close, Duration commandTimeout, double interrupt) {
 
     /** No fault: the network answers within a millisecond or two. */
-    public static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, 0, 0, 0, Duration.ofSeconds(1));
+    public static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, 0, 0, 0, Duration.ofSeconds(1), 0);
+
+    /** Every kind of fault, each a few times per hundred commands; a blocking call interrupted one time in ten. */
+    public static final Faults EVERY_KIND = new Faults(0.02, 0.02, 0.01, 0.02, 0.03, 0.05, 0.05, 0.05, 0.3,
+            Duration.ofMillis(500), 0.1);
 
     /** These chances with another command timeout. */
     public Faults with(Duration timeout) {
-        return new Faults(refused, lostReply, notRun, replayed, late, lostNotice, pause, cancel, close, timeout);
+        return new Faults(refused, lostReply, notRun, replayed, late, lostNotice, pause, cancel, close, timeout,
+                interrupt);
     }
-
-    /** Every kind of fault, each a few times per hundred commands. */
-    public static final Faults EVERY_KIND = new Faults(0.02, 0.02, 0.01, 0.02, 0.03, 0.05, 0.05, 0.05, 0.3,
-            Duration.ofMillis(500));
 }

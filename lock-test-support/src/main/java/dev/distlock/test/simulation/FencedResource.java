@@ -26,24 +26,48 @@ final class FencedResource {
         this.violations = violations;
     }
 
-    private record Inside(String client, boolean shared, DetachedLock hold) {
+    /** A hold as the oracle sees it: whether its holder believes it holds a name now, and its fencing token there. */
+    interface Holder {
+
+        boolean isHeld(String name);
+
+        long fencingToken(String name);
+
+        /** A non-blocking caller's hold. */
+        static Holder of(DetachedLock hold) {
+            return new Holder() {
+
+                @Override
+                public boolean isHeld(String name) {
+                    return hold.isHeld();
+                }
+
+                @Override
+                public long fencingToken(String name) {
+                    return hold.fencingTokens().get(name);
+                }
+            };
+        }
+    }
+
+    private record Inside(String client, boolean shared, Holder hold) {
     }
 
     /** {@code client} got {@code hold} on {@code names}; {@code shared}: a read, beside which other reads may be. */
-    void enter(String client, List<String> names, boolean shared, DetachedLock hold) {
+    void enter(String client, List<String> names, boolean shared, Holder hold) {
         for (String name : names) {
             List<Inside> here = inside.computeIfAbsent(name, key -> new ArrayList<>());
             for (Inside other : here) {
-                if ((!shared || !other.shared()) && other.hold().isHeld() && hold.isHeld()) {
+                if ((!shared || !other.shared()) && other.hold().isHeld(name) && hold.isHeld(name)) {
                     violations.add("two holders of '" + name + "': " + other.client() + " and " + client
                             + (shared || other.shared() ? " (a reader beside a writer)" : ""));
                 }
             }
-            long fence = hold.fencingTokens().get(name);
+            long fence = hold.fencingToken(name);
             Long before = (shared ? highestExclusive : highest).get(name);
             // a read granted before another read may enter after it: it is checked against the writers' only, and
             // only while held (a read whose process paused past its lease enters late, lost, and reads nothing)
-            if ((!shared || hold.isHeld()) && before != null && fence <= before) {
+            if ((!shared || hold.isHeld(name)) && before != null && fence <= before) {
                 violations.add("fencing token of '" + name + "' did not grow: " + fence + " after " + before
                         + " (" + client + ")");
             }
@@ -56,11 +80,10 @@ final class FencedResource {
     }
 
     /** {@code client} writes before leaving, if it holds exclusively and believes it still holds; then leaves. */
-    void writeAndLeave(String client, List<String> names, boolean shared, DetachedLock hold) {
-        boolean believesHeld = hold.isHeld();
+    void writeAndLeave(String client, List<String> names, boolean shared, Holder hold) {
         for (String name : names) {
-            long fence = hold.fencingTokens().get(name);
-            if (!shared && believesHeld && fence < highest.getOrDefault(name, 0L)) {
+            long fence = hold.fencingToken(name);
+            if (!shared && hold.isHeld(name) && fence < highest.getOrDefault(name, 0L)) {
                 violations.add("stale write to '" + name + "' by " + client + " with token " + fence
                         + ", which believed it held (highest " + highest.get(name) + ")");
             }

@@ -4,14 +4,11 @@ import dev.distlock.core.DetachedLock;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.HoldKind;
 import dev.distlock.core.Lease;
-import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockLostException;
 import dev.distlock.test.scripted.ScriptedLockRegistry;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -23,9 +20,6 @@ import java.util.concurrent.CompletionException;
  */
 final class SimCaller {
 
-    /** What a bound allows beyond the wait and two command timeouts: the steps' own time on a busy process. */
-    private static final long SLACK_NANOS = Duration.ofMillis(20).toNanos();
-
     final String id;
     private final Simulation simulation;
     private final SimProcess process;
@@ -35,6 +29,7 @@ final class SimCaller {
     private CompletableFuture<?> pending;
     private String pendingWhat = "";
     private long holds;
+    private final Verdicts verdicts;
     /** Its process closed its registry: it starts no new call. */
     private boolean stopped;
 
@@ -45,6 +40,7 @@ final class SimCaller {
         this.id = id;
         this.endNanos = endNanos;
         this.random = simulation.scheduler().split();
+        this.verdicts = new Verdicts(simulation, id);
     }
 
     SimProcess process() {
@@ -54,6 +50,7 @@ final class SimCaller {
     /** Its process closes its registry: no new call from now on. */
     void stop() {
         stopped = true;
+        verdicts.stop();
     }
 
     boolean idle() {
@@ -78,7 +75,7 @@ final class SimCaller {
             return;
         }
         Scenario scenario = simulation.scenario();
-        List<String> names = pickNames(scenario);
+        List<String> names = Verdicts.pickNames(simulation.names(), scenario.setChance(), random);
         Lease lease = random.nextBoolean() ? Lease.fixed(scenario.lease()) : Lease.renewed();
         HoldKind kind = scenario.readWriteChance() > 0 && random.nextDouble() < scenario.readWriteChance()
                 ? (random.nextInt(4) == 0 ? HoldKind.WRITE : HoldKind.READ) : HoldKind.LOCK;
@@ -93,7 +90,7 @@ final class SimCaller {
         CompletableFuture<DetachedLock> call = lock.tryLockAsync(Duration.ofNanos(wait)).toCompletableFuture();
         String what = (kind == HoldKind.LOCK ? "" : kind.tag() + " ") + taken;
         track(call, "tryLockAsync(" + what + ", " + wait / 1_000_000 + " ms)",
-                wait + 2 * scenario.faults().commandTimeout().toNanos());
+                Verdicts.acquireBound(wait, taken.size(), scenario.faults().commandTimeout()));
         boolean cancels = random.nextDouble() < scenario.faults().cancel();
         if (cancels) {
             scheduler().after(random.nextLong(wait + 1), process, () -> call.cancel(false));
@@ -105,17 +102,6 @@ final class SimCaller {
         });
     }
 
-    private List<String> pickNames(Scenario scenario) {
-        List<String> all = simulation.names();
-        String first = all.get(random.nextInt(all.size()));
-        if (all.size() < 2 || random.nextDouble() >= scenario.setChance()) {
-            return List.of(first);
-        }
-        List<String> two = new ArrayList<>(all);
-        two.remove(first);
-        return List.of(first, two.get(random.nextInt(two.size())));
-    }
-
     /**
      * @param shared whether {@code hold} is a read, which other reads may share
      * @param answeredOpen whether the answer came while the registry was open
@@ -124,13 +110,7 @@ final class SimCaller {
             boolean cancelled, boolean answeredOpen) {
         Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
         if (cause != null) {
-            boolean expected = cause instanceof CancellationException && cancelled
-                    || cause instanceof LockBackendException && isSimulatedFault(cause.getCause())
-                    || stopped && cause instanceof IllegalStateException;
-            if (!expected) {
-                simulation.violation(id + "'s tryLockAsync(" + names + ") failed with " + cause);
-            }
-            simulation.event(id + " gave up on " + names + ": " + cause.getClass().getSimpleName());
+            verdicts.acquireFailed("tryLockAsync(" + names + ")", cause, cancelled);
             pause();
             return;
         }
@@ -144,17 +124,19 @@ final class SimCaller {
         if (!hold.isHeld() && !(answeredOpen && givenBackByClose(hold))) {
             simulation.violation(id + "'s tryLockAsync(" + names + ") answered with a hold it no longer holds");
         }
-        simulation.resource().enter(id, names, shared, hold);
+        FencedResource.Holder holder = FencedResource.Holder.of(hold);
+        simulation.resource().enter(id, names, shared, holder);
         if (random.nextDouble() < simulation.scenario().faults().pause()) {
             long pause = random.nextLong(2 * simulation.scenario().lease().toNanos());
             simulation.event(process.id + " pauses for " + pause / 1_000_000 + " ms");
             process.pause(pause);
         }
-        scheduler().after(random.nextLong(1_000_000, 100_000_000), process, () -> release(names, shared, hold));
+        scheduler().after(random.nextLong(1_000_000, 100_000_000), process,
+                () -> release(names, shared, hold, holder));
     }
 
-    private void release(List<String> names, boolean shared, DetachedLock hold) {
-        simulation.resource().writeAndLeave(id, names, shared, hold);
+    private void release(List<String> names, boolean shared, DetachedLock hold, FencedResource.Holder holder) {
+        simulation.resource().writeAndLeave(id, names, shared, holder);
         CompletableFuture<Void> call = hold.unlockAsync().toCompletableFuture();
         Scenario scenario = simulation.scenario();
         track(call, "unlockAsync(" + names + ")",
@@ -164,21 +146,7 @@ final class SimCaller {
 
     private void released(List<String> names, DetachedLock hold, Throwable failure) {
         Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
-        if (cause instanceof LockLostException lost) {
-            String name = lost.getLockName();
-            Long fence = hold.fencingTokens().get(name);
-            if (fence == null) {
-                simulation.violation(id + "'s unlockAsync(" + names + ") reported another name lost: " + name);
-            } else if (stopped && lost.reason().contains("registry was closed")) {
-                simulation.event(id + "'s hold of '" + name + "' was given back by its registry's close");
-            } else if (simulation.store().releaseTookEffect(name, fence)) {
-                simulation.violation(id + "'s release of '" + name + "' #" + fence
-                        + " took effect but was reported lost: " + lost.getMessage());
-            }
-        } else if (cause != null && !(cause instanceof LockBackendException && isSimulatedFault(cause.getCause()))) {
-            simulation.violation(id + "'s unlockAsync(" + names + ") failed with " + cause);
-        }
-        simulation.event(id + " released " + names + (cause != null ? ": " + cause.getClass().getSimpleName() : ""));
+        verdicts.released("unlockAsync(" + names + ")", hold.fencingTokens(), cause);
         pause();
     }
 
@@ -207,7 +175,7 @@ final class SimCaller {
             if (call.isDone()) {
                 return;
             }
-            long deadline = start + boundNanos + SLACK_NANOS + (process.pausedNanos() - pausedBefore);
+            long deadline = start + boundNanos + Verdicts.SLACK_NANOS + (process.pausedNanos() - pausedBefore);
             if (scheduler().nanoTime() < deadline || process.isPaused()) {
                 scheduler().after(Math.max(1, deadline - scheduler().nanoTime()), null, check[0]);
                 return;
@@ -215,10 +183,7 @@ final class SimCaller {
             simulation.violation(id + "'s " + what + " did not end within "
                     + Duration.ofNanos(scheduler().nanoTime() - start).toMillis() + " ms");
         };
-        scheduler().after(boundNanos + SLACK_NANOS, null, check[0]);
+        scheduler().after(boundNanos + Verdicts.SLACK_NANOS, null, check[0]);
     }
 
-    private static boolean isSimulatedFault(Throwable cause) {
-        return cause instanceof SimulatedStore.Refused || cause instanceof SimulatedStore.TimedOut;
-    }
 }

@@ -1,5 +1,6 @@
 package dev.distlock.test.simulation;
 
+import dev.distlock.core.runtime.CallerWaits;
 import dev.distlock.core.runtime.EngineExecutors;
 import dev.distlock.core.runtime.LockRuntime;
 import java.util.SplittableRandom;
@@ -16,13 +17,15 @@ final class SimProcess implements LockRuntime {
 
     final String id;
     private final VirtualScheduler scheduler;
+    private final SimThreads threads;
     private final SplittableRandom random;
     private long pausedUntil;
     private long pausedNanos;
 
-    SimProcess(String id, VirtualScheduler scheduler) {
+    SimProcess(String id, VirtualScheduler scheduler, SimThreads threads) {
         this.id = id;
         this.scheduler = scheduler;
+        this.threads = threads;
         this.random = scheduler.split();
     }
 
@@ -59,6 +62,12 @@ final class SimProcess implements LockRuntime {
     @Override
     public RandomGenerator random() {
         return random;
+    }
+
+    /** Its blocking callers' threads wait between steps as simulated threads. */
+    @Override
+    public CallerWaits callerWaits() {
+        return threads;
     }
 
     @Override

@@ -25,7 +25,8 @@ import java.util.function.Supplier;
  * holds to the Redis scripts' answers), reached through a simulated network that offers only non-blocking
  * operations, each command sent, run and answered as tasks of the {@link VirtualScheduler}, and meeting the
  * {@link Faults} drawn from the seed while faults are on. It remembers which holds a release really freed, for the
- * oracle that no release that took effect is reported lost.
+ * oracle that no release that took effect is reported lost. A blocking caller's commands (made on a
+ * {@linkplain SimThreads simulated thread}) go through the same network, the thread waiting for the answer.
  */
 final class SimulatedStore extends ForwardingLockStore implements PassingOn {
 
@@ -34,15 +35,19 @@ final class SimulatedStore extends ForwardingLockStore implements PassingOn {
     private final SplittableRandom random;
     private final Trace trace;
     private final Set<String> released = new HashSet<>();
+    private final SimThreads threads;
     private Faults faults;
 
-    SimulatedStore(VirtualScheduler scheduler, Faults faults, Trace trace) {
-        this(scheduler, faults, trace, new InMemoryLockStore(MillisClock.of(scheduler::currentTimeMillis), Duration.ofHours(1)));
+    SimulatedStore(VirtualScheduler scheduler, SimThreads threads, Faults faults, Trace trace) {
+        this(scheduler, threads, faults, trace,
+                new InMemoryLockStore(MillisClock.of(scheduler::currentTimeMillis), Duration.ofHours(1)));
     }
 
-    private SimulatedStore(VirtualScheduler scheduler, Faults faults, Trace trace, InMemoryLockStore backend) {
+    private SimulatedStore(VirtualScheduler scheduler, SimThreads threads, Faults faults, Trace trace,
+            InMemoryLockStore backend) {
         super(backend);
         this.scheduler = scheduler;
+        this.threads = threads;
         this.faults = faults;
         this.trace = trace;
         this.random = scheduler.split();
@@ -101,11 +106,68 @@ final class SimulatedStore extends ForwardingLockStore implements PassingOn {
                 .failures(SimulatedStore::classify).build();
     }
 
+    // --- a blocking caller's commands: over the network from a simulated thread, at once from the simulation's ---
+
+    @Override
+    public AcquireResult tryAcquire(String name, String token, long leaseMillis, boolean queue,
+            long waiterTimeoutMillis) {
+        return blocking("try " + name, () -> network.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis),
+                () -> backend.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
+    }
+
     @Override
     public PassOn passOn(String name, String token, long fencingToken, String next, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
-        boolean released = release(name, token, fencingToken);
-        return new PassOn(released, backend.tryAcquire(name, next, leaseMillis, queue, waiterTimeoutMillis));
+        return blocking("pass on " + name,
+                () -> network.passOn(name, token, fencingToken, next, leaseMillis, queue, waiterTimeoutMillis),
+                () -> new PassOn(release(name, token, fencingToken),
+                        backend.tryAcquire(name, next, leaseMillis, queue, waiterTimeoutMillis)));
+    }
+
+    @Override
+    public boolean release(String name, String token, long fencingToken) {
+        return blocking("release " + name, () -> network.release(name, token, fencingToken),
+                () -> recordRelease(name, fencingToken, backend.release(name, token, fencingToken)));
+    }
+
+    @Override
+    public void abandon(String name, String token) {
+        blocking("abandon " + name, () -> network.abandon(name, token), () -> {
+            backend.abandon(name, token);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean extend(String name, String token, long leaseMillis) {
+        return blocking("extend " + name, () -> network.extend(name, token, leaseMillis),
+                () -> backend.extend(name, token, leaseMillis));
+    }
+
+    @Override
+    public boolean renew(String name, String token, long leaseMillis) {
+        return blocking("renew " + name, () -> network.renew(name, token, leaseMillis),
+                () -> backend.renew(name, token, leaseMillis));
+    }
+
+    @Override
+    public long remainingLeaseMillis(String name, String token) {
+        return blocking("remaining " + name, () -> network.remainingLeaseMillis(name, token),
+                () -> backend.remainingLeaseMillis(name, token));
+    }
+
+    /** {@code sent} and its answer awaited, on a simulated thread; {@code here} on the simulation's own. */
+    private <T> T blocking(String command, Supplier<CompletionStage<T>> sent, Supplier<T> here) {
+        SimThreads.SimThread caller = threads.current();
+        if (caller == null) {
+            return here.get();
+        }
+        boolean interrupted = Thread.currentThread().isInterrupted();
+        CompletionStage<T> answer = sent.get();
+        if (interrupted) {
+            trace.add(caller.id + "'s " + command + " sent with its interrupt flag set");
+        }
+        return caller.await(answer.toCompletableFuture(), command);
     }
 
     private HandOffNotices.Subscription awaitNotice(String name, String token, Consumer<Grant> onGrant) {
@@ -116,11 +178,6 @@ final class SimulatedStore extends ForwardingLockStore implements PassingOn {
             }
             scheduler.after(latency(), null, () -> onGrant.accept(grant));
         });
-    }
-
-    @Override
-    public boolean release(String name, String token, long fencingToken) {
-        return recordRelease(name, fencingToken, backend.release(name, token, fencingToken));
     }
 
     @Override

@@ -31,12 +31,14 @@ public final class Simulation {
     private final long seed;
     private final Scenario scenario;
     private final VirtualScheduler scheduler;
+    private final SimThreads threads;
     private final Trace trace;
     private final SimulatedStore store;
     private final List<String> violations = new ArrayList<>();
     private final FencedResource resource = new FencedResource(violations);
     private final List<String> names;
     private final List<SimCaller> callers = new ArrayList<>();
+    private final List<BlockingCaller> blockingCallers = new ArrayList<>();
     private final List<ScriptedLockRegistry> registries = new ArrayList<>();
     private final List<SimProcess> processes = new ArrayList<>();
 
@@ -44,8 +46,9 @@ public final class Simulation {
         this.seed = seed;
         this.scenario = scenario;
         this.scheduler = new VirtualScheduler(seed);
+        this.threads = new SimThreads(scheduler);
         this.trace = new Trace(scheduler);
-        this.store = new SimulatedStore(scheduler, scenario.faults(), trace);
+        this.store = new SimulatedStore(scheduler, threads, scenario.faults(), trace);
         this.names = IntStream.range(0, scenario.names()).mapToObj(i -> "n" + i).toList();
     }
 
@@ -57,7 +60,7 @@ public final class Simulation {
     private SimulationResult run() {
         long end = scheduler.nanoTime() + scenario.duration().toNanos();
         for (int p = 0; p < scenario.processes(); p++) {
-            SimProcess process = new SimProcess("p" + p, scheduler);
+            SimProcess process = new SimProcess("p" + p, scheduler, threads);
             processes.add(process);
             ScriptedLockRegistry registry = ScriptedLockRegistry.on(store).runtime(process)
                     .defaultLease(scenario.lease().multipliedBy(2)).maxPollInterval(Duration.ofMillis(200)).build();
@@ -67,19 +70,25 @@ public final class Simulation {
                 callers.add(caller);
                 scheduler.soon(process, caller::nextCall);
             }
+            for (int t = 0; t < scenario.blockingCallersPerProcess(); t++) {
+                blockingCallers.add(new BlockingCaller(this, process, registry, process.id + ".t" + t, end));
+            }
         }
         maybeCloseOneProcess(end);
         scheduler.runUntil(() -> false, end);
         store.faults(Faults.NONE.with(scenario.faults().commandTimeout()));
         trace.add("callers stop; faults off");
         long settleBy = end + SETTLE.toNanos();
-        if (!scheduler.runUntil(() -> callers.stream().allMatch(SimCaller::idle), settleBy)) {
+        if (!scheduler.runUntil(this::allIdle, settleBy)) {
             callers.stream().filter(caller -> !caller.idle())
+                    .forEach(caller -> violation(caller.id + "'s call never ended: " + caller.pending()));
+            blockingCallers.stream().filter(caller -> !caller.idle())
                     .forEach(caller -> violation(caller.id + "'s call never ended: " + caller.pending()));
         }
         checkNothingLeft(settleBy);
         scheduler.failures().forEach(failure -> violation("a task threw " + failure));
-        long holds = callers.stream().mapToLong(SimCaller::holds).sum();
+        long holds = callers.stream().mapToLong(SimCaller::holds).sum()
+                + blockingCallers.stream().mapToLong(BlockingCaller::holds).sum();
         return new SimulationResult(seed, List.copyOf(violations), holds, scheduler.steps(), trace.lines());
     }
 
@@ -99,8 +108,13 @@ public final class Simulation {
         scheduler.after(random.nextLong(end - scheduler.nanoTime()), process, () -> {
             trace.add(process.id + " closes its registry");
             callers.stream().filter(caller -> caller.process() == process).forEach(SimCaller::stop);
+            blockingCallers.stream().filter(caller -> caller.process() == process).forEach(BlockingCaller::stop);
             registry.closeAsync();
         });
+    }
+
+    private boolean allIdle() {
+        return callers.stream().allMatch(SimCaller::idle) && blockingCallers.stream().allMatch(BlockingCaller::idle);
     }
 
     /** After the leases and queue places ran out, nothing is held or queued, and no registry keeps a name. */
@@ -130,6 +144,10 @@ public final class Simulation {
 
     VirtualScheduler scheduler() {
         return scheduler;
+    }
+
+    SimThreads threads() {
+        return threads;
     }
 
     Scenario scenario() {

@@ -15,9 +15,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One call that wants several names ({@link StoreNamesLock}): the names in their canonical order, each an
- * {@link Acquisition} on the same step runner within one wait that ends at one deadline. It ends with a hold of every
- * name, or with none: when a name's wait runs out, its try fails, the caller is interrupted (if it may be) or
- * cancels, what this call took is given back exactly once, without waiting for the store. A name the caller's
+ * {@link Acquisition} on the same step runner within one wait that ends at one deadline, after which no try starts
+ * (without a wait, one try each). It ends with a hold of every name, or with none: when a name's wait runs out, its
+ * try fails, the caller is interrupted (if it may be) or cancels, what this call took is given back exactly once,
+ * without waiting for the store. A name the caller's
  * thread held before is only counted once more, and giving it back takes off that count alone. A give-back that
  * fails is the registry's to report (a loss to {@code onLost}, a release without answer to
  * {@code onReleaseFailed}, then its clean-up), never the caller's answer.
@@ -131,7 +132,12 @@ public final class NamesAcquisition implements StepRunners.Awaited {
             takeNext();
             return;
         }
-        Acquisition taking = new Acquisition(engine, engine.request(name, lease, label), remainingNanos(),
+        long remaining = remainingNanos();
+        if (remaining == 0 && waitNanos > 0) {
+            end(null); // no try starts after the wait ran out: the call ends within it plus the try in flight
+            return;
+        }
+        Acquisition taking = new Acquisition(engine, engine.request(name, lease, label), remaining,
                 interruptible, owner == null, steps);
         current = taking;
         taking.start().whenComplete((hold, failure) -> {

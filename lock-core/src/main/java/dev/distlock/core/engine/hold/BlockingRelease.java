@@ -23,7 +23,7 @@ final class BlockingRelease implements StepRunners.Awaited, Runnable {
 
     /** A release about to begin on the calling thread: a pending interrupt is taken off it until the end. */
     BlockingRelease(EngineRuntime runtime) {
-        this.steps = new StepRunners.CallerSteps(runtime.calls());
+        this.steps = new StepRunners.CallerSteps(runtime);
     }
 
     /**

@@ -116,6 +116,10 @@ public final class ReleaseSteps {
         Thread.interrupted(); // the caller's, set again when it stops waiting: the second send must not meet it
         callerInterrupted.run();
         sentBefore = true;
+        if (handOff != null) {
+            handOff.letIn(); // its try went with the broken call: unanswered, it tries by itself within its wait
+            handOff = null;
+        }
         via = new StoreSends(holds.sends(), steps);
         holds.runtime().after(TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis()),
                 () -> steps.execute(this::unansweredAfterInterrupt));

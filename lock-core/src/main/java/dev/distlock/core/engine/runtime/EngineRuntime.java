@@ -1,5 +1,6 @@
 package dev.distlock.core.engine.runtime;
 
+import dev.distlock.core.runtime.CallerWaits;
 import dev.distlock.core.runtime.EngineExecutors;
 import dev.distlock.core.runtime.LockRuntime;
 import java.util.concurrent.Executor;
@@ -55,6 +56,11 @@ public final class EngineRuntime implements AutoCloseable {
             task.run();
             return NOTHING;
         }
+    }
+
+    /** How a blocking caller's thread waits between the steps of its call. */
+    public CallerWaits callerWaits() {
+        return runtime.callerWaits();
     }
 
     /** Store calls that block. */

@@ -1,6 +1,8 @@
 package dev.distlock.core.engine.runtime;
 
+import dev.distlock.core.runtime.CallerWaits;
 import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -72,12 +74,15 @@ public final class StepRunners {
         /** Made with the first step: a blocking release whose answers come inline has none. */
         private ArrayDeque<Runnable> steps;
         private final Executor pool;
+        private final CallerWaits waits;
         /** Made when the first step comes after the caller stopped waiting. */
         private Executor afterwards;
         private boolean left;
 
-        public CallerSteps(Executor pool) {
-            this.pool = pool;
+        /** Steps of one blocking call of a registry running on {@code runtime}. */
+        public CallerSteps(EngineRuntime runtime) {
+            this.pool = runtime.calls();
+            this.waits = runtime.callerWaits();
         }
 
         @Override
@@ -89,7 +94,7 @@ public final class StepRunners {
                         steps = new ArrayDeque<>(2); // rarely more than one step at a time
                     }
                     steps.add(step);
-                    notifyAll();
+                    waits.wake(this);
                     return;
                 }
                 if (afterwards == null) {
@@ -133,6 +138,34 @@ public final class StepRunners {
             }
         }
 
+        /**
+         * Waits on the calling thread, as a blocking caller waits for its steps, until {@code stage} is complete; an
+         * interrupt meanwhile does not end the wait and is set again on return.
+         */
+        public static void awaitUninterruptibly(EngineRuntime runtime, CompletableFuture<?> stage) {
+            if (stage.isDone()) {
+                return;
+            }
+            CallerSteps steps = new CallerSteps(runtime);
+            stage.whenComplete((value, failure) -> steps.execute(() -> { }));
+            boolean[] interrupted = {Thread.interrupted()};
+            steps.await(new Awaited() {
+
+                @Override
+                public boolean isDone() {
+                    return stage.isDone();
+                }
+
+                @Override
+                public void interrupt(InterruptedException interrupt) {
+                    interrupted[0] = true;
+                }
+            });
+            if (interrupted[0]) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
         /** The next step, waited for; a pending interrupt comes first, as with a blocking queue's {@code take}. */
         private synchronized Runnable next() throws InterruptedException {
             if (Thread.interrupted()) {
@@ -140,7 +173,7 @@ public final class StepRunners {
             }
             Runnable step;
             while ((step = steps != null ? steps.poll() : null) == null) {
-                wait();
+                waits.await(this);
             }
             return step;
         }
