@@ -1,5 +1,6 @@
 package dev.distlock.core.engine.acquire;
 
+import dev.distlock.core.LockEvent;
 import dev.distlock.core.WaitEnd;
 import dev.distlock.core.engine.Engine;
 import dev.distlock.core.engine.LockRequest;
@@ -157,9 +158,22 @@ public final class Acquisition extends StoreTries
         }
         endAttempt(late || inFlight);
         gate.ended(hold != null);
-        events.ended(() -> engine.settle(request, hold, this), hold, error);
+        engine.settle(request, hold, this); // the outcome counts: a hold starts there, and listeners hear of it
+        if (hold == null && engine.listeners().any()) {
+            engine.listeners().acquireFailed(event(error));
+        }
         complete(hold, error);
     }
 
+    // --- what the listeners hear of the call (nothing is made for them when none is registered) ---
 
+    /** Transient failures have lasted a while: the listeners hear of it once, while the call goes on waiting. */
+    @Override
+    public void persistent(RuntimeException lastFailure) {
+        engine.listeners().acquireRetrying(event(lastFailure));
+    }
+
+    private LockEvent event(Throwable error) {
+        return new LockEvent(request.name(), request.label(), 0, time.waited(), error, null, request.kind());
+    }
 }
