@@ -121,7 +121,7 @@ public final class Acquisition extends StoreTries
             gate.abandonUnused(passed);
             throw closed;
         }
-        Attempt current = new Attempt(engine, request, firstToken, waits ? this::noticeArrived : null, async);
+        Attempt current = new Attempt(engine, request, firstToken, waits ? this : null, async);
         attempt = current;
         current.sending();
         // it hears notices only from now on: should the try have queued it, a hand-off since would go unheard, so a

@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * wakes it, and a new token after a reply too late to count or a transient error. How the call enters (the name's
  * gate), when its wait runs out and how it ends are the acquisition's.
  */
-abstract class StoreTries extends StepMachine implements Waiters.Waiter, TransientRetries.Reporter {
+abstract class StoreTries extends StepMachine implements Waiters.Waiter, TransientRetries.Reporter,
+        Attempt.OnNotice {
 
     final Engine engine;
     final LockRequest request;
@@ -69,7 +70,7 @@ abstract class StoreTries extends StepMachine implements Waiters.Waiter, Transie
         if (restarted) {
             waitEnd = WaitEnd.POLL;
         }
-        attempt = new Attempt(engine, request, token, waits ? this::noticeArrived : null, async);
+        attempt = new Attempt(engine, request, token, waits ? this : null, async);
         tryStore(queues);
     }
 
@@ -89,7 +90,8 @@ abstract class StoreTries extends StepMachine implements Waiters.Waiter, Transie
     }
 
     /** A hand-off notice: wakes a sleeping attempt now, or one whose try is in flight once it is answered. */
-    final void noticeArrived() {
+    @Override
+    public final void noticeArrived() {
         submit(() -> {
             if (inFlight()) {
                 noticeMissed = true;
