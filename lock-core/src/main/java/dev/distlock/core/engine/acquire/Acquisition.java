@@ -52,8 +52,23 @@ public final class Acquisition extends StoreTries
 
     /** Starts the acquisition: the future completes with the new hold, or {@code null} if the wait ran out. */
     public CompletableFuture<Hold> start() {
+        return start(false);
+    }
+
+    /**
+     * {@link #start} for a blocking caller, on the thread that then runs the steps while it waits: if the gate lets
+     * the call in at once, its first try is made here and now ({@link #runFirst}), and an uncontended call is done on
+     * return, never having queued a step. A pending interrupt is then met by that try as by any later one.
+     */
+    public CompletableFuture<Hold> startOnCaller() {
+        return start(true);
+    }
+
+    private CompletableFuture<Hold> start(boolean onCaller) {
         CompletableFuture<Void> entry = gate.enter();
-        if (entry.isDone()) {
+        if (entry.isDone() && onCaller) {
+            runFirst(this::entered);
+        } else if (entry.isDone()) {
             submit(this::entered);
         } else {
             execute(this::waitAtGate);
