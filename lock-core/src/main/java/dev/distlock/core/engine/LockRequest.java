@@ -23,14 +23,14 @@ public record LockRequest(NameState state, String name, String label, long lease
     }
 
     /**
-     * The hold {@code token} got, trusted until {@code validUntilNanos} by {@code runtime}'s clock (the registry's);
-     * {@code renewalDueNanos} is when its lease is first renewed, or confirmed if it is only a hand-off's claim
-     * ({@code claimOnly}: shorter than the full lease).
+     * The hold {@code token} got at {@code nowNanos}, trusted until {@code validUntilNanos} by {@code runtime}'s clock
+     * (the registry's); {@code renewalDueNanos} is when its lease is first renewed, or confirmed if it is only a
+     * hand-off's claim ({@code claimOnly}: shorter than the full lease).
      */
     public Hold hold(EngineRuntime runtime, String token, long fencingToken, long validUntilNanos,
-            long renewalDueNanos, boolean claimOnly) {
+            long renewalDueNanos, boolean claimOnly, long nowNanos) {
         Hold hold = new Hold(runtime, state, name, label, token, fencingToken, leaseMillis, renewed, validUntilNanos,
-                claimOnly, renewalDueNanos);
+                claimOnly, renewalDueNanos, nowNanos);
         return takesPermits() ? hold.ofPermits(kind) : hold;
     }
 }

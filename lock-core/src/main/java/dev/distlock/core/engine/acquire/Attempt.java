@@ -202,7 +202,7 @@ public final class Attempt implements Consumer<Grant> {
         }
         mayHoldSomething = false;
         return request.hold(engine.runtime(), token, notice.fencingToken(), validUntil,
-                HoldClock.confirmationDue(now, validUntil), true);
+                HoldClock.confirmationDue(now, validUntil), true, now);
     }
 
     /**
@@ -241,11 +241,12 @@ public final class Attempt implements Consumer<Grant> {
     private Hold counted(long fencingToken, long sentNanos) {
         long lease = request.leaseMillis();
         long validUntil = HoldClock.validUntil(sentNanos, lease);
-        if (!HoldClock.validEnough(validUntil, lease, engine.runtime().nanoTime())) {
+        long now = engine.runtime().nanoTime();
+        if (!HoldClock.validEnough(validUntil, lease, now)) {
             return null;
         }
         mayHoldSomething = false;
         return request.hold(engine.runtime(), token, fencingToken, validUntil,
-                HoldClock.renewalDue(sentNanos, lease), false);
+                HoldClock.renewalDue(sentNanos, lease), false, now);
     }
 }
