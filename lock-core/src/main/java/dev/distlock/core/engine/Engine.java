@@ -175,7 +175,7 @@ public final class Engine {
 
     /** What a call on {@code name} asks for; its name's state is kept from now until the call or its hold ends. */
     public LockRequest request(String name, Lease lease, String label) {
-        return new LockRequest(runtime, names.retain(name), name, label, lease.durationOr(defaultLease).toMillis(),
+        return new LockRequest(names.retain(name), name, label, lease.durationOr(defaultLease).toMillis(),
                 lease.isRenewed(), 0, 0, HoldKind.LOCK);
     }
 
@@ -197,7 +197,7 @@ public final class Engine {
      */
     public LockRequest permitRequest(String name, int permits, int limit, HoldKind kind, Lease lease, String label) {
         checkPermitsOffered("'" + name + "'");
-        return new LockRequest(runtime, names.retain(name), name, label, lease.durationOr(defaultLease).toMillis(),
+        return new LockRequest(names.retain(name), name, label, lease.durationOr(defaultLease).toMillis(),
                 lease.isRenewed(), permits, limit, kind);
     }
 

@@ -30,6 +30,13 @@ final class ExecutorAsyncStore implements AsyncLockStore {
     @Override
     public CompletableFuture<AcquireResult> tryAcquire(String name, String token, long leaseMillis, boolean queue,
             long waiterTimeoutMillis) {
+        if (pool == null) { // once per lock call: made here, no lambda (see answered)
+            try {
+                return answered(store.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
+            } catch (RuntimeException | Error failure) {
+                return CompletableFuture.failedFuture(failure);
+            }
+        }
         return onPool(() -> store.tryAcquire(name, token, leaseMillis, queue, waiterTimeoutMillis));
     }
 
@@ -38,6 +45,14 @@ final class ExecutorAsyncStore implements AsyncLockStore {
             long leaseMillis, boolean queue, long waiterTimeoutMillis) {
         PermitClaims claims = store.capabilities().permits().orElseThrow(() -> new UnsupportedOperationException(
                 store.getClass().getSimpleName() + " takes no permits"));
+        if (pool == null) {
+            try {
+                return answered(claims.takePermits(name, token, permits, limit, leaseMillis, queue,
+                        waiterTimeoutMillis));
+            } catch (RuntimeException | Error failure) {
+                return CompletableFuture.failedFuture(failure);
+            }
+        }
         return onPool(() -> claims.takePermits(name, token, permits, limit, leaseMillis, queue, waiterTimeoutMillis));
     }
 
@@ -57,6 +72,13 @@ final class ExecutorAsyncStore implements AsyncLockStore {
 
     @Override
     public CompletableFuture<Boolean> release(String name, String token, long fencingToken) {
+        if (pool == null) {
+            try {
+                return answered(store.release(name, token, fencingToken));
+            } catch (RuntimeException | Error failure) {
+                return CompletableFuture.failedFuture(failure);
+            }
+        }
         return onPool(() -> store.release(name, token, fencingToken));
     }
 
@@ -67,6 +89,14 @@ final class ExecutorAsyncStore implements AsyncLockStore {
         if (passing == null) {
             return AsyncLockStore.super.passOn(name, token, fencingToken, next, leaseMillis, queue, waiterTimeoutMillis)
                     .toCompletableFuture();
+        }
+        if (pool == null) {
+            try {
+                return answered(passing.passOn(name, token, fencingToken, next, leaseMillis, queue,
+                        waiterTimeoutMillis));
+            } catch (RuntimeException | Error failure) {
+                return CompletableFuture.failedFuture(failure);
+            }
         }
         return onPool(() -> passing.passOn(name, token, fencingToken, next, leaseMillis, queue, waiterTimeoutMillis));
     }
@@ -112,7 +142,11 @@ final class ExecutorAsyncStore implements AsyncLockStore {
 
     private <T> CompletableFuture<T> onPool(Supplier<T> call) {
         if (pool == null) {
-            return answered(call);
+            try {
+                return answered(call.get());
+            } catch (RuntimeException | Error failure) {
+                return CompletableFuture.failedFuture(failure);
+            }
         }
         try {
             return CompletableFuture.supplyAsync(call, pool);
@@ -122,20 +156,17 @@ final class ExecutorAsyncStore implements AsyncLockStore {
     }
 
     /**
-     * The call made here, its stage complete (the call's lambda does not escape: the compiler can do without it). A
-     * yes or no is one of two stages made once and shared: completing, cancelling or timing out a completed stage
-     * changes nothing, and nothing here forces a value on one.
+     * The stage of an answer made on the calling thread, complete. A yes or no is one of two stages made once and
+     * shared: completing, cancelling or timing out a completed stage changes nothing, and nothing here forces a value
+     * on one. The operations a lock call makes (a try, a release, a hand-off) call the store directly rather than
+     * through {@link #onPool}: a lambda capturing their arguments is an object per call wherever the compiler does not
+     * inline it away.
      */
     @SuppressWarnings("unchecked")
-    private static <T> CompletableFuture<T> answered(Supplier<T> call) {
-        try {
-            T answer = call.get();
-            if (answer instanceof Boolean yes) {
-                return (CompletableFuture<T>) (yes ? YES : NO);
-            }
-            return CompletableFuture.completedFuture(answer);
-        } catch (RuntimeException | Error failure) {
-            return CompletableFuture.failedFuture(failure);
+    private static <T> CompletableFuture<T> answered(T answer) {
+        if (answer instanceof Boolean yes) {
+            return (CompletableFuture<T>) (yes ? YES : NO);
         }
+        return CompletableFuture.completedFuture(answer);
     }
 }

@@ -69,7 +69,7 @@ final class Acquirer {
     private Hold awaitHold(LockRequest request, long waitNanos, boolean interruptible) throws InterruptedException {
         StepRunners.CallerSteps steps = new StepRunners.CallerSteps(engine.runtime());
         Acquisition acquisition = new Acquisition(engine, request, waitNanos, interruptible, false, steps);
-        CompletableFuture<Hold> result = acquisition.start();
+        CompletableFuture<Hold> result = acquisition.startOnCaller();
         steps.await(acquisition);
         return outcome(result, acquisition.wasInterrupted());
     }

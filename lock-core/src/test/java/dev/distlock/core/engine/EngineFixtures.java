@@ -187,7 +187,7 @@ public final class EngineFixtures {
     public static Hold hold(EngineRuntime runtime, NameState state, String name, String token, long fencingToken,
             long leaseMillis, boolean renewed, long validUntilNanos, boolean confirmPending, long nextRenewalNanos) {
         return new Hold(runtime, state, name, null, token, fencingToken, leaseMillis, renewed, validUntilNanos, confirmPending,
-                nextRenewalNanos);
+                nextRenewalNanos, runtime.nanoTime());
     }
 
     /** A renewed hold of {@code leaseMillis}, trusted for an hour from now, its renewal due in an hour too. */

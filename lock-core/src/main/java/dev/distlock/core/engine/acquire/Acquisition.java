@@ -1,5 +1,6 @@
 package dev.distlock.core.engine.acquire;
 
+import dev.distlock.core.LockEvent;
 import dev.distlock.core.WaitEnd;
 import dev.distlock.core.engine.Engine;
 import dev.distlock.core.engine.LockRequest;
@@ -51,8 +52,23 @@ public final class Acquisition extends StoreTries
 
     /** Starts the acquisition: the future completes with the new hold, or {@code null} if the wait ran out. */
     public CompletableFuture<Hold> start() {
+        return start(false);
+    }
+
+    /**
+     * {@link #start} for a blocking caller, on the thread that then runs the steps while it waits: if the gate lets
+     * the call in at once, its first try is made here and now ({@link #runFirst}), and an uncontended call is done on
+     * return, never having queued a step. A pending interrupt is then met by that try as by any later one.
+     */
+    public CompletableFuture<Hold> startOnCaller() {
+        return start(true);
+    }
+
+    private CompletableFuture<Hold> start(boolean onCaller) {
         CompletableFuture<Void> entry = gate.enter();
-        if (entry.isDone()) {
+        if (entry.isDone() && onCaller) {
+            runFirst(this::entered);
+        } else if (entry.isDone()) {
             submit(this::entered);
         } else {
             execute(this::waitAtGate);
@@ -120,7 +136,7 @@ public final class Acquisition extends StoreTries
             gate.abandonUnused(passed);
             throw closed;
         }
-        Attempt current = new Attempt(engine, request, firstToken, waits ? this::noticeArrived : null, async);
+        Attempt current = new Attempt(engine, request, firstToken, waits ? this : null, async);
         attempt = current;
         current.sending();
         // it hears notices only from now on: should the try have queued it, a hand-off since would go unheard, so a
@@ -157,9 +173,22 @@ public final class Acquisition extends StoreTries
         }
         endAttempt(late || inFlight);
         gate.ended(hold != null);
-        events.ended(() -> engine.settle(request, hold, this), hold, error);
+        engine.settle(request, hold, this); // the outcome counts: a hold starts there, and listeners hear of it
+        if (hold == null && engine.listeners().any()) {
+            engine.listeners().acquireFailed(event(error));
+        }
         complete(hold, error);
     }
 
+    // --- what the listeners hear of the call (nothing is made for them when none is registered) ---
 
+    /** Transient failures have lasted a while: the listeners hear of it once, while the call goes on waiting. */
+    @Override
+    public void persistent(RuntimeException lastFailure) {
+        engine.listeners().acquireRetrying(event(lastFailure));
+    }
+
+    private LockEvent event(Throwable error) {
+        return new LockEvent(request.name(), request.label(), 0, time.waited(), error, null, request.kind());
+    }
 }

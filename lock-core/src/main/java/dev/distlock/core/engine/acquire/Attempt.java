@@ -32,7 +32,7 @@ public final class Attempt implements Consumer<Grant> {
     private final LockRequest request;
     private final String token;
     private final HandOffNotices.Subscription subscription;
-    private final Runnable onNotice;
+    private final OnNotice onNotice;
     private volatile Grant grant;
     /** When the last answered try was sent, the store's clock when it ran, when its answer came, and the answer. */
     private long lastSentNanos;
@@ -52,7 +52,7 @@ public final class Attempt implements Consumer<Grant> {
      * @param async whether the commands are sent without waiting (a non-blocking caller), or answered on the
      *        calling thread
      */
-    public Attempt(Engine engine, LockRequest request, String token, Runnable onNotice, boolean async) {
+    public Attempt(Engine engine, LockRequest request, String token, OnNotice onNotice, boolean async) {
         this.engine = engine;
         this.sends = async ? engine.sends() : engine.callerSends();
         this.request = request;
@@ -62,10 +62,20 @@ public final class Attempt implements Consumer<Grant> {
         this.subscription = onNotice != null && notices != null ? notices.await(request.name(), token, this) : null;
     }
 
+    /**
+     * Told when a hand-off notice for the token arrives: the acquisition itself, so that no callback object is made
+     * per attempt.
+     */
+    @FunctionalInterface
+    public interface OnNotice {
+
+        void noticeArrived();
+    }
+
     @Override
     public void accept(Grant handedOver) {
         grant = handedOver;
-        onNotice.run();
+        onNotice.noticeArrived();
     }
 
     /** A try is about to go out: from now on the token may hold something. Returns the moment it is sent. */
@@ -191,8 +201,8 @@ public final class Attempt implements Consumer<Grant> {
             return null;
         }
         mayHoldSomething = false;
-        return request.hold(token, notice.fencingToken(), validUntil, HoldClock.confirmationDue(now, validUntil),
-                true);
+        return request.hold(engine.runtime(), token, notice.fencingToken(), validUntil,
+                HoldClock.confirmationDue(now, validUntil), true, now);
     }
 
     /**
@@ -231,11 +241,12 @@ public final class Attempt implements Consumer<Grant> {
     private Hold counted(long fencingToken, long sentNanos) {
         long lease = request.leaseMillis();
         long validUntil = HoldClock.validUntil(sentNanos, lease);
-        if (!HoldClock.validEnough(validUntil, lease, engine.runtime().nanoTime())) {
+        long now = engine.runtime().nanoTime();
+        if (!HoldClock.validEnough(validUntil, lease, now)) {
             return null;
         }
         mayHoldSomething = false;
-        return request.hold(token, fencingToken, validUntil, HoldClock.renewalDue(sentNanos, lease),
-                false);
+        return request.hold(engine.runtime(), token, fencingToken, validUntil,
+                HoldClock.renewalDue(sentNanos, lease), false, now);
     }
 }

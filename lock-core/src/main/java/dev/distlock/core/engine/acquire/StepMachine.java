@@ -1,6 +1,7 @@
 package dev.distlock.core.engine.acquire;
 
 import dev.distlock.core.engine.hold.Hold;
+import dev.distlock.core.engine.runtime.StepRunners;
 import dev.distlock.core.engine.store.StoreCalls;
 import dev.distlock.core.engine.store.TryFailures;
 import java.util.concurrent.CancellationException;
@@ -57,24 +58,35 @@ public abstract class StepMachine {
 
     /** Runs {@code body} as a step, unless the machine finished; its outcome decides what comes next. */
     final void submit(Step body) {
-        steps.execute(() -> {
-            if (finished) {
-                return;
-            }
-            if (cancelled) {
-                finish(null, null);
-                return;
-            }
-            try {
-                body.run();
-            } catch (TryFailures.Restart restart) {
-                restart();
-            } catch (TryFailures.OutOfTime end) {
-                finish(null, null);
-            } catch (InterruptedException | RuntimeException failure) {
-                finish(null, failure);
-            }
-        });
+        steps.execute(() -> step(body));
+    }
+
+    /**
+     * Runs {@code body} as the machine's first step, here and now: for a blocking caller, whose own thread runs the
+     * steps and has not begun to ({@link StepRunners.CallerSteps#await}), so no other step can run meanwhile. An
+     * uncontended call then has no step queued at all.
+     */
+    final void runFirst(Step body) {
+        step(body);
+    }
+
+    private void step(Step body) {
+        if (finished) {
+            return;
+        }
+        if (cancelled) {
+            finish(null, null);
+            return;
+        }
+        try {
+            body.run();
+        } catch (TryFailures.Restart restart) {
+            restart();
+        } catch (TryFailures.OutOfTime end) {
+            finish(null, null);
+        } catch (InterruptedException | RuntimeException failure) {
+            finish(null, failure);
+        }
     }
 
     /** Runs {@code body} as a step after all those submitted before it (an executor's task, outside the machine). */

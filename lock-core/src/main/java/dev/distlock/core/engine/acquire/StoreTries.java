@@ -7,6 +7,7 @@ import dev.distlock.core.engine.Waiters;
 import dev.distlock.core.engine.hold.Hold;
 import dev.distlock.core.engine.hold.HoldClock;
 import dev.distlock.core.engine.runtime.WaitTimers;
+import dev.distlock.core.engine.store.TransientRetries;
 import dev.distlock.core.engine.store.TryFailures;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.HandOffNotices;
@@ -20,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * wakes it, and a new token after a reply too late to count or a transient error. How the call enters (the name's
  * gate), when its wait runs out and how it ends are the acquisition's.
  */
-abstract class StoreTries extends StepMachine implements Waiters.Waiter {
+abstract class StoreTries extends StepMachine implements Waiters.Waiter, TransientRetries.Reporter,
+        Attempt.OnNotice {
 
     final Engine engine;
     final LockRequest request;
@@ -29,7 +31,6 @@ abstract class StoreTries extends StepMachine implements Waiters.Waiter {
     /** Whether its tries queue: it waits, and the store has a queue. */
     final boolean queues;
     final boolean async;
-    final CallEvents events;
     final TryFailures failures;
     /** The token of the first try, made up front so that a predecessor handing over the gate can send that try. */
     final String firstToken;
@@ -55,9 +56,8 @@ abstract class StoreTries extends StepMachine implements Waiters.Waiter {
         this.queues = waits && engine.queue() != null;
         this.async = async;
         this.firstToken = engine.newToken();
-        this.events = new CallEvents(engine.listeners(), request, time);
         this.failures = new TryFailures(request.name(), engine.holds().failures(), engine.runtime(), interruptible,
-                events);
+                this);
     }
 
     /** The wait ran out. */
@@ -70,7 +70,7 @@ abstract class StoreTries extends StepMachine implements Waiters.Waiter {
         if (restarted) {
             waitEnd = WaitEnd.POLL;
         }
-        attempt = new Attempt(engine, request, token, waits ? this::noticeArrived : null, async);
+        attempt = new Attempt(engine, request, token, waits ? this : null, async);
         tryStore(queues);
     }
 
@@ -90,7 +90,8 @@ abstract class StoreTries extends StepMachine implements Waiters.Waiter {
     }
 
     /** A hand-off notice: wakes a sleeping attempt now, or one whose try is in flight once it is answered. */
-    final void noticeArrived() {
+    @Override
+    public final void noticeArrived() {
         submit(() -> {
             if (inFlight()) {
                 noticeMissed = true;

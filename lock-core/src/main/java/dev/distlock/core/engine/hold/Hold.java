@@ -152,13 +152,16 @@ public final class Hold extends TrustedLease {
      * @param validUntilNanos the local deadline of the lease the backend set
      * @param confirmPending whether that lease is only a hand-off's claim, to be extended to the full lease
      * @param nextRenewalNanos when the first renewal (or the confirmation) is due
+     * @param acquiredNanos when it was acquired (monotonic clock): the moment its answer was found to count, read
+     *        once there (a clock read costs tens of nanoseconds on some machines)
      */
     public Hold(EngineRuntime runtime, NameState state, String name, String label, String token, long fencingToken,
-            long leaseMillis, boolean renewed, long validUntilNanos, boolean confirmPending, long nextRenewalNanos) {
+            long leaseMillis, boolean renewed, long validUntilNanos, boolean confirmPending, long nextRenewalNanos,
+            long acquiredNanos) {
         super(leaseMillis, renewed, validUntilNanos, confirmPending, nextRenewalNanos);
         this.runtime = runtime;
         this.acquiredAtMillis = runtime.currentTimeMillis();
-        this.acquiredNanos = runtime.nanoTime();
+        this.acquiredNanos = acquiredNanos;
         this.state = state;
         this.name = name;
         this.label = label;
@@ -272,6 +275,11 @@ public final class Hold extends TrustedLease {
 
     public Instant acquiredAt() {
         return Instant.ofEpochMilli(acquiredAtMillis);
+    }
+
+    /** When it was acquired (monotonic clock). */
+    long acquiredNanos() {
+        return acquiredNanos;
     }
 
     Duration heldFor() {

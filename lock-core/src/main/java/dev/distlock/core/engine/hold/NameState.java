@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * What one registry knows about one name while the name is held or waited for; dropped when idle so
  * memory does not grow with the number of names ever used ({@link NameTable}). Made for most lock calls, so it is
- * kept small: a gate, an array of holds and a count of its users.
+ * kept small: a gate, its holds (the usual one without an array) and a count of its users.
  */
 public final class NameState {
 
@@ -30,10 +30,13 @@ public final class NameState {
     public final NameGate gate = new NameGate();
 
     /**
-     * The holds of this registry: the current one, and lost ones whose owners have not called
-     * {@code unlock()} yet (they learn of the loss there). Usually one element; replaced, never changed in place.
+     * The holds of this registry: the current one, and lost ones whose owners have not called {@code unlock()} yet
+     * (they learn of the loss there), or a semaphore's several. Usually one, kept in {@link #first} so that no array
+     * is made for it; the others in {@link #more}, replaced, never changed in place. A hold stays in the field it was
+     * added to until it is removed, so that {@link #heldBy} reads them without the monitor and never misses one.
      */
-    private volatile Hold[] holds = NONE;
+    private volatile Hold first;
+    private volatile Hold[] more = NONE;
 
     /** Calls using this state (waiting or holding); 0 once dropped, for good. Moved by {@link #USERS}. */
     private volatile int users = 1;
@@ -54,23 +57,28 @@ public final class NameState {
     }
 
     public synchronized void add(Hold hold) {
-        Hold[] more = Arrays.copyOf(holds, holds.length + 1);
-        more[holds.length] = hold;
-        holds = more;
+        if (first == null) {
+            first = hold; // the usual case: no array made
+            return;
+        }
+        Hold[] now = more;
+        Hold[] longer = Arrays.copyOf(now, now.length + 1);
+        longer[now.length] = hold;
+        more = longer;
     }
 
     synchronized void remove(Hold hold) {
-        Hold[] now = holds;
-        if (now.length == 1 && now[0] == hold) {
-            holds = NONE; // the usual case: no array made
+        if (first == hold) {
+            first = null;
             return;
         }
+        Hold[] now = more;
         for (int i = 0; i < now.length; i++) {
             if (now[i] == hold) {
-                Hold[] fewer = new Hold[now.length - 1];
+                Hold[] fewer = now.length == 1 ? NONE : new Hold[now.length - 1];
                 System.arraycopy(now, 0, fewer, 0, i);
                 System.arraycopy(now, i + 1, fewer, i, now.length - i - 1);
-                holds = fewer;
+                more = fewer;
                 return;
             }
         }
@@ -78,16 +86,24 @@ public final class NameState {
 
     /** The hold owned by {@code thread}, or {@code null}. */
     Hold heldBy(Thread thread) {
-        for (Hold hold : holds) {
-            if (hold.owner() == thread) {
-                return hold;
+        Hold hold = first;
+        if (hold != null && hold.owner() == thread) {
+            return hold;
+        }
+        for (Hold other : more) {
+            if (other.owner() == thread) {
+                return other;
             }
         }
         return null;
     }
 
     /** Adds this name's holds to {@code into}. */
-    void addHoldsTo(List<Hold> into) {
-        into.addAll(Arrays.asList(holds));
+    synchronized void addHoldsTo(List<Hold> into) {
+        Hold hold = first;
+        if (hold != null) {
+            into.add(hold);
+        }
+        into.addAll(Arrays.asList(more));
     }
 }

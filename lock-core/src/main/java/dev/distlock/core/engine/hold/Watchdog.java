@@ -44,9 +44,12 @@ public final class Watchdog {
         void lost(Hold hold, String reason);
     }
 
-    /** Starts watching a new hold: its first look planned now, or with the others' ({@link FirstLooks}). */
+    /**
+     * Starts watching a new hold, just made: its first look planned now, or with the others' ({@link FirstLooks}),
+     * as far after the hold's start as it is due (no clock read of its own).
+     */
     void start(Hold hold) {
-        if (FirstLooks.waits(hold.nextLookAt() - runtime.nanoTime())) {
+        if (FirstLooks.waits(hold.nextLookAt() - hold.acquiredNanos())) {
             firstLooks.add(hold);
         } else {
             watch(hold);
