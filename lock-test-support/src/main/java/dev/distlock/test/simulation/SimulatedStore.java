@@ -7,15 +7,12 @@ import dev.distlock.core.spi.HandOffNotices;
 import dev.distlock.core.spi.PassOn;
 import dev.distlock.core.spi.PassingOn;
 import dev.distlock.core.spi.StoreCapabilities;
-import dev.distlock.core.spi.StoreFailure;
 import dev.distlock.memory.InMemoryLockStore;
 import dev.distlock.test.ForwardingLockStore;
 import dev.distlock.test.MillisClock;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -30,13 +27,11 @@ import java.util.function.Supplier;
  */
 final class SimulatedStore extends ForwardingLockStore implements PassingOn {
 
-    private final VirtualScheduler scheduler;
     private final InMemoryLockStore backend;
-    private final SplittableRandom random;
+    private final SimulatedNetwork wire;
     private final Trace trace;
     private final Set<String> released = new HashSet<>();
     private final SimThreads threads;
-    private Faults faults;
 
     SimulatedStore(VirtualScheduler scheduler, SimThreads threads, Faults faults, Trace trace) {
         this(scheduler, threads, faults, trace,
@@ -46,11 +41,9 @@ final class SimulatedStore extends ForwardingLockStore implements PassingOn {
     private SimulatedStore(VirtualScheduler scheduler, SimThreads threads, Faults faults, Trace trace,
             InMemoryLockStore backend) {
         super(backend);
-        this.scheduler = scheduler;
         this.threads = threads;
-        this.faults = faults;
         this.trace = trace;
-        this.random = scheduler.split();
+        this.wire = new SimulatedNetwork(scheduler, faults, trace);
         this.backend = backend;
     }
 
@@ -60,7 +53,7 @@ final class SimulatedStore extends ForwardingLockStore implements PassingOn {
 
     /** From now on, commands meet {@code faults}. */
     void faults(Faults faults) {
-        this.faults = faults;
+        wire.faults(faults);
     }
 
     /** Whether a release of the hold of {@code name} with {@code fencingToken} ran and freed it (its answer may have been lost). */
@@ -68,42 +61,15 @@ final class SimulatedStore extends ForwardingLockStore implements PassingOn {
         return released.contains(name + '#' + fencingToken);
     }
 
-    /** A refusal without running, as Redis's {@code TRYAGAIN} during a slot migration. */
-    static final class Refused extends IllegalStateException {
-
-        private static final long serialVersionUID = 1L;
-
-        Refused(String command) {
-            super("TRYAGAIN (simulated) " + command);
-        }
-    }
-
-    /** No reply within the command timeout: the command may have run. */
-    static final class TimedOut extends IllegalStateException {
-
-        private static final long serialVersionUID = 1L;
-
-        TimedOut(String command) {
-            super("Command timed out (simulated) " + command);
-        }
-    }
-
-    private static StoreFailure classify(RuntimeException failure) {
-        if (failure instanceof Refused) {
-            return StoreFailure.REFUSED;
-        }
-        return failure instanceof TimedOut ? StoreFailure.IN_DOUBT : StoreFailure.PERMANENT;
-    }
-
     /**
      * The in-memory store's queue, reads and announcements; its operations through the simulated network, a release
      * passed on to the next local caller in one command (as on Redis), notices that may be lost or late, and the
-     * simulated failures told apart ({@link Refused} refused, {@link TimedOut} in doubt).
+     * simulated failures told apart.
      */
     @Override
     public StoreCapabilities capabilities() {
         return backend.capabilities().toBuilder().async(network).passingOn(this).handOffs(this::awaitNotice)
-                .failures(SimulatedStore::classify).build();
+                .failures(SimulatedNetwork::classify).build();
     }
 
     // --- a blocking caller's commands: over the network from a simulated thread, at once from the simulation's ---
@@ -172,11 +138,7 @@ final class SimulatedStore extends ForwardingLockStore implements PassingOn {
 
     private HandOffNotices.Subscription awaitNotice(String name, String token, Consumer<Grant> onGrant) {
         return backend.await(name, token, grant -> {
-            if (random.nextDouble() < faults.lostNotice()) {
-                trace.add("notice lost: " + name);
-                return;
-            }
-            scheduler.after(latency(), null, () -> onGrant.accept(grant));
+            wire.deliverNotice("notice lost: " + name, () -> onGrant.accept(grant));
         });
     }
 
@@ -192,57 +154,11 @@ final class SimulatedStore extends ForwardingLockStore implements PassingOn {
         return freed;
     }
 
-    // --- the network ---
-
-    private long latency() {
-        return 50_000 + random.nextLong(1_000_000); // 0.05 to 1.05 ms each way
-    }
-
-    /**
-     * Sends {@code command}: it runs at the store after one latency and is answered after another, unless a fault
-     * is drawn for it.
-     */
     private <T> CompletionStage<T> send(String description, Supplier<T> command) {
-        CompletableFuture<T> answer = new CompletableFuture<>();
-        long timeout = faults.commandTimeout().toNanos();
-        double draw = random.nextDouble();
-        Faults f = faults;
-        if ((draw -= f.refused()) < 0) {
-            scheduler.after(2 * latency(), null, () -> {
-                trace.add("refused: " + description);
-                answer.completeExceptionally(new Refused(description));
-            });
-        } else if ((draw -= f.lostReply()) < 0) {
-            scheduler.after(latency(), null, () -> {
-                trace.add("reply lost: " + description);
-                command.get();
-            });
-            scheduler.after(timeout, null, () -> answer.completeExceptionally(new TimedOut(description)));
-        } else if ((draw -= f.notRun()) < 0) {
-            trace.add("not run: " + description);
-            scheduler.after(timeout, null, () -> answer.completeExceptionally(new TimedOut(description)));
-        } else if ((draw -= f.replayed()) < 0) {
-            long reconnect = latency() + random.nextLong(Math.max(1, timeout / 2));
-            scheduler.after(latency(), null, () -> {
-                trace.add("ran, reply lost, replay follows: " + description);
-                command.get();
-            });
-            scheduler.after(reconnect, null, () -> {
-                T replayed = command.get();
-                trace.add("replayed: " + description + " -> " + replayed);
-                scheduler.after(latency(), null, () -> answer.complete(replayed));
-            });
-        } else {
-            boolean late = draw - f.late() < 0;
-            long back = late ? latency() + random.nextLong(Math.max(1, timeout * 9 / 10)) : latency();
-            scheduler.after(latency(), null, () -> {
-                T result = command.get();
-                scheduler.after(back, null, () -> answer.complete(result));
-            });
-        }
-        return answer;
+        return wire.send(description, command);
     }
 
+    /** The store's operations as they go over the network. */
     private final AsyncLockStore network = new AsyncLockStore() {
 
         @Override

@@ -98,6 +98,6 @@ final class Verdicts {
 
     /** Whether {@code cause} is a fault the simulated network made: a refusal or a timeout. */
     static boolean isSimulatedFault(Throwable cause) {
-        return cause instanceof SimulatedStore.Refused || cause instanceof SimulatedStore.TimedOut;
+        return cause instanceof SimulatedNetwork.Refused || cause instanceof SimulatedNetwork.TimedOut;
     }
 }
