@@ -1,5 +1,6 @@
 package dev.distlock.core.engine;
 
+import java.util.Comparator;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,7 +16,14 @@ public final class Waiters {
 
         /** The registry closes: the call withdraws. */
         void wakeForClose();
+
+        /** The call's first token, of this registry's: closing wakes the calls in the order their tokens were issued. */
+        String firstToken();
     }
+
+    /** Tokens of one registry in the order they were issued (one prefix, then a growing number). */
+    private static final Comparator<Waiter> ISSUED = Comparator.comparing(Waiter::firstToken,
+            Comparator.comparingInt(String::length).thenComparing(Comparator.naturalOrder()));
 
     private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
@@ -47,7 +55,8 @@ public final class Waiters {
     /** Wakes every waiter to withdraw: the future completes once all have left. */
     CompletableFuture<Void> withdrawAll() {
         closing = true;
-        waiting.forEach(Waiter::wakeForClose);
+        // in a fixed order (not the set's, which follows identity hashes): a simulated close replays the same way
+        waiting.stream().sorted(ISSUED).forEach(Waiter::wakeForClose);
         if (waiting.isEmpty()) {
             allLeft.complete(null);
         }

@@ -107,19 +107,24 @@ final class Acquirer {
     }
 
     /**
-     * What a blocking caller's acquisition ended with, once done: its value, or its failure thrown as it is; the
-     * interrupt it waited through is set again on the thread.
+     * What a blocking caller's acquisition ended with, once done: its value, or its failure thrown as it is; an
+     * interrupt it waited through (or that came as it took the lock) is set again on the thread, unless the call
+     * ends with {@link InterruptedException}, which tells it.
      */
     private static <T> T outcome(CompletableFuture<T> result, boolean interruptedThrough) throws InterruptedException {
-        if (interruptedThrough) {
-            Thread.currentThread().interrupt();
-        }
         try {
-            return result.getNow(null);
+            T value = result.getNow(null);
+            if (interruptedThrough) {
+                Thread.currentThread().interrupt();
+            }
+            return value;
         } catch (CompletionException failed) {
             Throwable cause = failed.getCause();
             if (cause instanceof InterruptedException interrupt) {
                 throw interrupt;
+            }
+            if (interruptedThrough) {
+                Thread.currentThread().interrupt();
             }
             if (cause instanceof RuntimeException runtime) {
                 throw runtime;

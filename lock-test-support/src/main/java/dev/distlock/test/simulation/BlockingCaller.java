@@ -241,7 +241,8 @@ final class BlockingCaller {
 
     /**
      * A call ended: it took no longer than its bound (beyond the time its process was paused), and an interrupt
-     * reached it only if one was sent to it. Returns whether one was.
+     * reached it (as {@link InterruptedException} or its flag set) if and only if one was sent to it. Returns whether
+     * one was.
      */
     private boolean end(int number, String what, long start, long pausedBefore, long boundNanos, Exception failure) {
         boolean flag = Thread.interrupted();
@@ -255,6 +256,8 @@ final class BlockingCaller {
         if (!interrupted && (flag || failure instanceof InterruptedException)) {
             simulation.violation(id + "'s " + what + (flag ? " returned with its interrupt flag set" : " threw "
                     + failure) + ", but nobody interrupted it");
+        } else if (interrupted && !flag && !(failure instanceof InterruptedException)) {
+            simulation.violation(id + "'s " + what + " lost the interrupt sent to it (no InterruptedException, no flag)");
         }
         return interrupted;
     }

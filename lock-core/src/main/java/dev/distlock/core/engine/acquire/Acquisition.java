@@ -77,7 +77,10 @@ public final class Acquisition extends StoreTries
         return result();
     }
 
-    /** Whether an interrupt was waited through (uninterruptible calls only). */
+    /**
+     * Whether an interrupt came that the call's outcome does not tell: waited through by an uninterruptible call, or
+     * come as an interruptible one took the lock in a step queued before the interrupt's.
+     */
     public boolean wasInterrupted() {
         return failures.wasInterrupted();
     }

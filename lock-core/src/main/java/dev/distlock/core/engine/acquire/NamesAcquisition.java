@@ -78,7 +78,7 @@ public final class NamesAcquisition implements StepRunners.Awaited {
         return result.isDone();
     }
 
-    /** Whether an interrupt was waited through (uninterruptible calls only). */
+    /** Whether an interrupt came that the call's outcome does not tell (see {@link Acquisition#wasInterrupted}). */
     public boolean wasInterrupted() {
         return interruptedThrough;
     }
@@ -88,8 +88,8 @@ public final class NamesAcquisition implements StepRunners.Awaited {
         Acquisition taking = current;
         if (taking != null) {
             taking.interrupt(interrupt);
-        } else if (!interruptible) {
-            interruptedThrough = true;
+        } else {
+            interruptedThrough = true; // between names: told by the flag, as the call ends anyway
         }
     }
 

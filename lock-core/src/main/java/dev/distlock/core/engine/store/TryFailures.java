@@ -23,7 +23,10 @@ public final class TryFailures {
     private TransientRetries retries;
     /** Whether a try found the name held: transient errors after it end the call as a timeout, not an error. */
     private boolean sawHeld;
-    /** An interrupt that an uninterruptible acquisition waited through. */
+    /**
+     * An interrupt that came while the caller waited between steps: an uninterruptible acquisition waits through it,
+     * and an interruptible one may have taken the lock in a step already queued before it ends the call.
+     */
     private volatile boolean interrupted;
 
     public TryFailures(String name, FailureClassifier classifier, EngineRuntime runtime, boolean interruptible,
@@ -35,7 +38,10 @@ public final class TryFailures {
         this.reporter = reporter;
     }
 
-    /** Whether an interrupt was waited through (uninterruptible calls only). */
+    /**
+     * Whether an interrupt came that the call's outcome does not tell (set again on the caller's thread unless the
+     * call ends with {@link InterruptedException}).
+     */
     public boolean wasInterrupted() {
         return interrupted;
     }
@@ -45,8 +51,8 @@ public final class TryFailures {
      * {@code null} for an uninterruptible one, which remembers it for the caller.
      */
     public InterruptedException waitInterrupted(InterruptedException interrupt) {
+        interrupted = true; // an interruptible call that took the lock meanwhile still tells its caller
         if (!interruptible) {
-            interrupted = true;
             return null;
         }
         InterruptedException error = new InterruptedException("Interrupted while acquiring lock '" + name + "'");
