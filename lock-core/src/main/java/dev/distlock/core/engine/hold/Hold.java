@@ -14,8 +14,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One acquisition in the backend and everything this process knows of it, as a state machine: its token and
- * fencing token, who owns it here, its phase, and (from its base, {@link TrustedLease}) until when it may be
- * trusted.
+ * fencing token, its phase, and from its bases who holds it here and how many times ({@link HeldBy}) and until when
+ * it may be trusted ({@link TrustedLease}).
  *
  * <pre>
  *            markLost()                         end()
@@ -32,7 +32,7 @@ import java.util.concurrent.CompletableFuture;
  * held across a backend call. The hold owns its name's local gate until it ends or is lost, and gives it back
  * exactly once.
  */
-public final class Hold extends TrustedLease {
+public final class Hold extends HeldBy {
 
     private enum Phase { HELD, LOST, ENDED }
 
@@ -61,17 +61,9 @@ public final class Hold extends TrustedLease {
     private final long acquiredAtMillis;
     private final long acquiredNanos;
 
-    /** The owning thread; {@code null} until a blocking caller takes it, and once detached. */
-    private volatile Thread owner;
     /** How the acquisition's wait ended; set before the hold is handed to its caller. */
     private WaitEnd waitEnd;
 
-    /** Re-entrant holds of the owner; only the owner touches it. */
-    private int count = 1;
-    /** Read holds its owner took inside this write hold of a read-write lock; only the owner touches it. */
-    private int reads;
-    /** What it holds of its name; set before it is handed out, and by its owner's downgrade; events read it. */
-    private volatile HoldKind kind = HoldKind.LOCK;
 
     /** The phase, moved by compare-and-set ({@link #PHASE}); a field, not an atomic object: one per lock call. */
     private volatile Phase phase = Phase.HELD;
@@ -80,14 +72,9 @@ public final class Hold extends TrustedLease {
     /** Told how the hold ended, once somebody asks ({@link #whenEnded()}); {@code null} until then. */
     private volatile CompletableFuture<LockLostException> endWatch;
 
-    /** The thread that owns this hold; {@code null} until a blocking caller takes it, and once detached. */
-    public Thread owner() {
-        return owner;
-    }
-
-    /** The hold is now {@code thread}'s ({@code null}: no thread's, detached). */
-    public void ownBy(Thread thread) {
-        owner = thread;
+    @Override
+    String name() {
+        return name;
     }
 
     /** How the wait of the acquisition that made it ended. */
@@ -97,55 +84,6 @@ public final class Hold extends TrustedLease {
 
     void waitEnded(WaitEnd end) {
         waitEnd = end;
-    }
-
-    /** How many times its owner holds it. */
-    public int count() {
-        return count;
-    }
-
-    /** Its owner takes it once more. */
-    public void reenter() {
-        count++;
-    }
-
-    /**
-     * Its owner takes it once more as the name's lock: refused for a hold of permits, so a thread never counts a read
-     * or write hold of a name as the name's exclusive lock.
-     */
-    public void reenterAsLock() {
-        if (kind != HoldKind.LOCK) {
-            throw new IllegalStateException("Lock '" + name + "': the current thread holds this name through a "
-                    + "read-write lock; a name is a lock or a read-write lock while in use, not both");
-        }
-        count++;
-    }
-
-    /** How many read holds its owner took inside this write hold (a write hold kept for reading: a downgrade). */
-    public int reads() {
-        return reads;
-    }
-
-    /** Its owner, which holds this write hold, takes a read hold inside it. */
-    public void enterRead() {
-        reads++;
-    }
-
-    /** Its owner gives one read hold taken inside this write hold back. */
-    public void leaveRead() {
-        reads--;
-    }
-
-    /** Its owner, which unlocked the write and still reads inside it, holds it as one read hold from now on. */
-    void downgradeToRead() {
-        kind = HoldKind.READ;
-        count = reads;
-        reads = 0;
-    }
-
-    /** Its owner gives one of its holds back; answers how many are left. */
-    public int leaveOnce() {
-        return --count;
     }
 
     /**
@@ -246,14 +184,9 @@ public final class Hold extends TrustedLease {
      * in: it has no gate to give back or hand on.
      */
     public Hold ofPermits(HoldKind kind) {
-        this.kind = kind;
+        holdsAs(kind);
         OWNS_GATE.setVolatile(this, false);
         return this;
-    }
-
-    /** What it holds of its name: the lock, permits, a read or a write. */
-    public HoldKind kind() {
-        return kind;
     }
 
     /** Whether the hold owns its name's gate: a hold of the name's lock, until it gives the gate back or on. */
@@ -288,6 +221,6 @@ public final class Hold extends TrustedLease {
 
     /** An event about this hold: {@code elapsed} is how long it has been held. */
     LockEvent event(Throwable error) {
-        return new LockEvent(name, label, fencingToken, heldFor(), error, null, kind);
+        return new LockEvent(name, label, fencingToken, heldFor(), error, null, kind());
     }
 }
