@@ -8,7 +8,6 @@ import dev.distlock.test.scripted.ScriptedLockRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 
 /**
  * One blocking caller of a simulated process, a thread of its own ({@link SimThreads}): in a loop, it takes one name
@@ -18,18 +17,9 @@ import java.util.SplittableRandom;
  * the seed. Each call is judged on the thread when it returns: its outcome ({@link Verdicts}), its time, its
  * interrupt flag (an interrupt is the answer of the call it was sent to only), and what it left of an outer hold.
  */
-final class BlockingCaller {
+final class BlockingCaller extends SimulatedCaller {
 
-    final String id;
-    private final Simulation simulation;
-    private final SimProcess process;
-    private final ScriptedLockRegistry registry;
-    private final SplittableRandom random;
-    private final long endNanos;
     private final SimThreads.SimThread thread;
-    private final Verdicts verdicts;
-    private volatile boolean stopped;
-    private long holds;
     /** The number of the call under way (0 between calls), the last one started, and the last one interrupted. */
     private int call;
     private int calls;
@@ -38,36 +28,18 @@ final class BlockingCaller {
 
     BlockingCaller(Simulation simulation, SimProcess process, ScriptedLockRegistry registry, String id,
             long endNanos) {
-        this.simulation = simulation;
-        this.process = process;
-        this.registry = registry;
-        this.id = id;
-        this.endNanos = endNanos;
-        this.random = simulation.scheduler().split();
-        this.verdicts = new Verdicts(simulation, id);
+        super(simulation, process, registry, id, endNanos);
         this.thread = simulation.threads().start(id, process, this::loop);
     }
 
-    SimProcess process() {
-        return process;
-    }
-
-    /** Its process closes its registry: no new call from now on. */
-    void stop() {
-        stopped = true;
-        verdicts.stop();
-    }
-
+    @Override
     boolean idle() {
         return thread.finished();
     }
 
+    @Override
     String pending() {
         return doing;
-    }
-
-    long holds() {
-        return holds;
     }
 
     private long now() {

@@ -8,7 +8,6 @@ import dev.distlock.core.LockLostException;
 import dev.distlock.test.scripted.ScriptedLockRegistry;
 import java.time.Duration;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -18,51 +17,23 @@ import java.util.concurrent.CompletionException;
  * {@link FencedResource} if it still believes it holds, and gives the lock back ({@code unlockAsync}). Each call is
  * checked against its bound and its outcome against what the store really did.
  */
-final class SimCaller {
+final class SimCaller extends SimulatedCaller {
 
-    final String id;
-    private final Simulation simulation;
-    private final SimProcess process;
-    private final ScriptedLockRegistry registry;
-    private final SplittableRandom random;
-    private final long endNanos;
     private CompletableFuture<?> pending;
     private String pendingWhat = "";
-    private long holds;
-    private final Verdicts verdicts;
-    /** Its process closed its registry: it starts no new call. */
-    private boolean stopped;
 
     SimCaller(Simulation simulation, SimProcess process, ScriptedLockRegistry registry, String id, long endNanos) {
-        this.simulation = simulation;
-        this.process = process;
-        this.registry = registry;
-        this.id = id;
-        this.endNanos = endNanos;
-        this.random = simulation.scheduler().split();
-        this.verdicts = new Verdicts(simulation, id);
+        super(simulation, process, registry, id, endNanos);
     }
 
-    SimProcess process() {
-        return process;
-    }
-
-    /** Its process closes its registry: no new call from now on. */
-    void stop() {
-        stopped = true;
-        verdicts.stop();
-    }
-
+    @Override
     boolean idle() {
         return pending == null || pending.isDone();
     }
 
+    @Override
     String pending() {
         return pendingWhat;
-    }
-
-    long holds() {
-        return holds;
     }
 
     private VirtualScheduler scheduler() {

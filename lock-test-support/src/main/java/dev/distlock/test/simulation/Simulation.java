@@ -37,8 +37,7 @@ public final class Simulation {
     private final List<String> violations = new ArrayList<>();
     private final FencedResource resource = new FencedResource(violations);
     private final List<String> names;
-    private final List<SimCaller> callers = new ArrayList<>();
-    private final List<BlockingCaller> blockingCallers = new ArrayList<>();
+    private final List<SimulatedCaller> callers = new ArrayList<>();
     private final List<ScriptedLockRegistry> registries = new ArrayList<>();
     private final List<SimProcess> processes = new ArrayList<>();
 
@@ -71,7 +70,7 @@ public final class Simulation {
                 scheduler.soon(process, caller::nextCall);
             }
             for (int t = 0; t < scenario.blockingCallersPerProcess(); t++) {
-                blockingCallers.add(new BlockingCaller(this, process, registry, process.id + ".t" + t, end));
+                callers.add(new BlockingCaller(this, process, registry, process.id + ".t" + t, end));
             }
         }
         maybeCloseOneProcess(end);
@@ -82,13 +81,10 @@ public final class Simulation {
         if (!scheduler.runUntil(this::allIdle, settleBy)) {
             callers.stream().filter(caller -> !caller.idle())
                     .forEach(caller -> violation(caller.id + "'s call never ended: " + caller.pending()));
-            blockingCallers.stream().filter(caller -> !caller.idle())
-                    .forEach(caller -> violation(caller.id + "'s call never ended: " + caller.pending()));
         }
         checkNothingLeft(settleBy);
         scheduler.failures().forEach(failure -> violation("a task threw " + failure));
-        long holds = callers.stream().mapToLong(SimCaller::holds).sum()
-                + blockingCallers.stream().mapToLong(BlockingCaller::holds).sum();
+        long holds = callers.stream().mapToLong(SimulatedCaller::holds).sum();
         return new SimulationResult(seed, List.copyOf(violations), holds, scheduler.steps(), trace.lines());
     }
 
@@ -107,14 +103,13 @@ public final class Simulation {
         SimProcess process = processes.get(index);
         scheduler.after(random.nextLong(end - scheduler.nanoTime()), process, () -> {
             trace.add(process.id + " closes its registry");
-            callers.stream().filter(caller -> caller.process() == process).forEach(SimCaller::stop);
-            blockingCallers.stream().filter(caller -> caller.process() == process).forEach(BlockingCaller::stop);
+            callers.stream().filter(caller -> caller.process() == process).forEach(SimulatedCaller::stop);
             registry.closeAsync();
         });
     }
 
     private boolean allIdle() {
-        return callers.stream().allMatch(SimCaller::idle) && blockingCallers.stream().allMatch(BlockingCaller::idle);
+        return callers.stream().allMatch(SimulatedCaller::idle);
     }
 
     /** After the leases and queue places ran out, nothing is held or queued, and no registry keeps a name. */

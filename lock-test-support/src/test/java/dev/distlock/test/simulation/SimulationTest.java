@@ -5,15 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The engine under the deterministic simulator: seeded runs of three simulated processes on one store, every fault
  * of {@link Faults#EVERY_KIND}, judged by the simulation's oracles. {@code -Ddistlock.simulation.seeds=N} runs more
  * seeds (the usual build runs {@value #DEFAULT_SEEDS}); a seed that fails prints its trace and belongs in
- * {@link #regressions}.
+ * {@link #regressionSeeds}.
  */
 class SimulationTest {
 
@@ -60,44 +65,36 @@ class SimulationTest {
         assertThat(holds).as("holds taken: the callers got the locks, not only timeouts").isGreaterThan(seeds * 50L);
     }
 
-    /**
-     * Seeds that broke a promise: a process closed its registry while a caller waited at its name's local gate, and
-     * the closing executors dropped the step that would have ended that call (it never ended); a set whose first name
-     * was answered after its wait ran out sent a try for the second, and took longer than its wait and one command
-     * timeout (257). The engine's other cases found by seeds are pinned by scripted tests too
-     * ({@code MultiNameFaultsTest}, {@code SystemExecutorsTest}).
-     */
-    @ParameterizedTest
-    @ValueSource(longs = {21, 53, 96, 257})
-    void regressions(long seed) {
-        SimulationResult result = Simulation.run(seed, Scenario.DEFAULT);
+    /** Seeds that broke a promise, each in its scenario ({@link #regressionSeeds} says what each found). */
+    @ParameterizedTest(name = "{0} seed {1}")
+    @MethodSource("regressionSeeds")
+    void regressions(String scenario, long seed) {
+        SimulationResult result = Simulation.run(seed, SCENARIOS.get(scenario));
         assertThat(result.violations()).as(result.report(120)).isEmpty();
     }
 
-    /**
-     * Seeds of read-write locks that broke a promise: a reader's release whose reply was lost ran again after another
-     * reader's lease had run out, and was reported lost (the semaphore's life ended with any holder's expiry, so a
-     * release run again could no longer find its first run; now only the lost tokens are remembered as lost); and a
-     * registry closed just after a hold was answered, which the oracle took for a hold answered lost.
-     */
-    @ParameterizedTest
-    @ValueSource(longs = {22, 25, 26, 28, 113, 149, 240, 499})
-    void readWriteRegressions(long seed) {
-        SimulationResult result = Simulation.run(seed, Scenario.READ_WRITE);
-        assertThat(result.violations()).as(result.report(120)).isEmpty();
+    private static final Map<String, Scenario> SCENARIOS = Map.of("DEFAULT", Scenario.DEFAULT, "READ_WRITE",
+            Scenario.READ_WRITE, "BLOCKING", Scenario.BLOCKING);
+
+    static Stream<Arguments> regressionSeeds() {
+        return Stream.of(
+                // a process closed its registry while a caller waited at its name's local gate, and the closing
+                // executors dropped the step that would have ended that call (21, 53, 96); a set whose first name was
+                // answered after its wait ran out sent a try for the second, past its wait and one command timeout
+                // (257). Pinned by scripted tests too (MultiNameFaultsTest, SystemExecutorsTest).
+                seeds("DEFAULT", 21, 53, 96, 257),
+                // a reader's release whose reply was lost ran again after another reader's lease had run out, and
+                // was reported lost; a registry closed just after a hold was answered, which the oracle took for a
+                // hold answered lost
+                seeds("READ_WRITE", 22, 25, 26, 28, 113, 149, 240, 499),
+                // a releasing thread interrupted while its release carried the next local caller's try kept that
+                // caller waiting until the release was sent again and answered (19); an interrupt that came while a
+                // step that took the lock was already queued was cleared and never told (3, 4, 10)
+                seeds("BLOCKING", 3, 4, 10, 19)).flatMap(Function.identity());
     }
 
-    /**
-     * Seeds of blocking callers that broke a promise: a releasing thread interrupted while its release carried the
-     * next local caller's try kept that caller waiting until the release was sent again and answered, past its wait
-     * and one command timeout (19); an interrupt that came while a step that took the lock was already queued was
-     * cleared and never told: {@code tryLock} returned true without the flag (3, 4, 10).
-     */
-    @ParameterizedTest
-    @ValueSource(longs = {3, 4, 10, 19})
-    void blockingRegressions(long seed) {
-        SimulationResult result = Simulation.run(seed, Scenario.BLOCKING);
-        assertThat(result.violations()).as(result.report(120)).isEmpty();
+    private static Stream<Arguments> seeds(String scenario, long... seeds) {
+        return LongStream.of(seeds).mapToObj(seed -> Arguments.of(scenario, seed));
     }
 
     @Test
