@@ -46,14 +46,15 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
     }
 
     /**
-     * A reply that took the lock too late to count is not followed by another try at once: {@code lock()} with the
-     * shortest lease gives the late token up and tries again only after a pause as long as that reply took (the
-     * poll interval being longer), so replies that keep coming late never make it send tries at full speed.
+     * A reply that took the lock too late to count is not followed by another try at once: {@code lock()} gives the
+     * late token up and tries again only after a pause as long as that reply took (the poll interval being longer),
+     * so replies that keep coming late never make it send tries at full speed. (A lease of 400 ms, not the shortest:
+     * on a loaded machine the hold must outlive the moments between {@code lock()} and {@code unlock()}.)
      */
     @Test
     void aTryWhoseReplyCameTooLateIsTriedAgainOnlyAfterAPauseAsLongAsThatReplyTook() throws Exception {
         FencedLock lock = registries.process(events, settings -> settings.maxPollInterval(Duration.ofSeconds(30)))
-                .obtain("job", Lease.fixed(Lease.MIN));
+                .obtain("job", Lease.fixed(Duration.ofMillis(400)));
         ScriptedCall late = store.next(Op.ACQUIRE, "job").holdAfterRunning();
         Background<Boolean> locking = new Background<>("locker", () -> {
             lock.lock();
@@ -63,9 +64,9 @@ class AcquisitionTimeFaultsTest extends ScriptedStoreTest {
         });
         late.awaitEntered();
         long sentBefore = System.nanoTime();
-        // the reply is held back past what a reply may take and still count (87ms of the 100ms lease): a controlled
-        // delay, timed from a moment after the send
-        long delay = TimeUnit.MILLISECONDS.toNanos(150);
+        // the reply is held back past what a reply may take and still count (about 354 ms of the 400 ms lease): a
+        // controlled delay, timed from a moment after the send
+        long delay = TimeUnit.MILLISECONDS.toNanos(450);
         awaitUntil(() -> System.nanoTime() - sentBefore > delay);
         AtomicLong retriedAt = new AtomicLong();
         store.next(Op.ACQUIRE, "job").runFirst(() -> retriedAt.set(System.nanoTime()));
