@@ -1,18 +1,13 @@
 package dev.distlock.election;
 
-import dev.distlock.core.DetachedLock;
-import dev.distlock.core.FencedLock;
 import dev.distlock.core.Lease;
-import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockRegistry;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -57,23 +52,13 @@ public final class LeaderElection implements AutoCloseable {
     private static final long STOP_BOUND_SECONDS = 10;
 
     private final String name;
-    private final FencedLock lock;
-    private final List<LeaderListener> listeners;
-    private final Duration retryDelay;
-
-    /** The listeners' thread, while started; guarded by this, as the other fields but the hold. */
-    private ElectionThread events;
-    private boolean running;
-    /** The wait for the lock, while standing. */
-    private CompletableFuture<DetachedLock> standing;
-    private LeaderTerm term;
-    private volatile DetachedLock hold;
+    /** The candidate's loop and its state; this class is its public handle. */
+    private final Candidacy candidacy;
 
     private LeaderElection(Builder builder) {
         this.name = builder.name;
-        this.lock = builder.registry.obtain(builder.name, builder.lease, "leader-election");
-        this.listeners = List.copyOf(builder.listeners);
-        this.retryDelay = builder.retryDelay;
+        this.candidacy = new Candidacy(builder.name, builder.registry.obtain(builder.name, builder.lease,
+                "leader-election"), List.copyOf(builder.listeners), builder.retryDelay);
     }
 
     /** A candidate in the election {@code name} of {@code registry}'s backend; the lock of that name elects. */
@@ -87,29 +72,23 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     /** Starts standing for election; does nothing if started. */
-    public synchronized void start() {
-        if (running) {
-            return;
-        }
-        running = true;
-        events = new ElectionThread(name, listeners);
-        stand();
+    public void start() {
+        candidacy.start();
     }
 
     /** Whether the candidate is started (standing, or leading). */
-    public synchronized boolean isRunning() {
-        return running;
+    public boolean isRunning() {
+        return candidacy.isRunning();
     }
 
     /** Whether this candidate is leader now: it holds the election's lock and its local deadline has not passed. */
     public boolean isLeader() {
-        DetachedLock leading = hold;
-        return leading != null && leading.isHeld();
+        return candidacy.isLeader();
     }
 
     /** The term this candidate leads now, if it is leader. */
-    public synchronized Optional<LeaderTerm> term() {
-        return isLeader() ? Optional.ofNullable(term) : Optional.empty();
+    public Optional<LeaderTerm> term() {
+        return candidacy.term();
     }
 
     /**
@@ -118,7 +97,7 @@ public final class LeaderElection implements AutoCloseable {
      * (not at all when called from a listener); does nothing if not started.
      */
     public void stop() {
-        ElectionThread stopping = currentThread();
+        ElectionThread stopping = candidacy.listenersThread();
         CompletableFuture<Void> stopped = stopAsync();
         if (stopping != null && stopping.isCurrent()) {
             return;
@@ -133,25 +112,9 @@ public final class LeaderElection implements AutoCloseable {
         }
     }
 
-    private synchronized ElectionThread currentThread() {
-        return events;
-    }
-
     /** {@link #stop()} without waiting: completes once the leader was revoked and the release answered. */
-    public synchronized CompletableFuture<Void> stopAsync() {
-        if (!running) {
-            return CompletableFuture.completedFuture(null);
-        }
-        running = false;
-        CompletableFuture<DetachedLock> waiting = standing;
-        standing = null;
-        if (waiting != null) {
-            waiting.cancel(false); // answered() finds it is no longer the wait, and gives back a late win
-        }
-        CompletableFuture<Void> stepped = stepDown();
-        events.shutdown();
-        events = null;
-        return stepped;
+    public CompletableFuture<Void> stopAsync() {
+        return candidacy.stopAsync();
     }
 
     /**
@@ -159,81 +122,14 @@ public final class LeaderElection implements AutoCloseable {
      * no loss), then the lock is released, so a candidate waiting elsewhere is granted first; this one waits behind
      * it. Does nothing unless leader. Completes when the release answered.
      */
-    public synchronized CompletableFuture<Void> yieldLeadership() {
-        if (!running || term == null) {
-            return CompletableFuture.completedFuture(null);
-        }
-        return stepDown().thenRun(this::standAgain);
-    }
-
-    /** Ends the term led now, if any: revoked on the listeners' thread (after what is queued there), then released. */
-    private CompletableFuture<Void> stepDown() {
-        CompletableFuture<Void> stepped = events.stepDown(term, hold);
-        term = null;
-        hold = null;
-        return stepped;
+    public CompletableFuture<Void> yieldLeadership() {
+        return candidacy.yieldLeadership();
     }
 
     /** {@link #stop()}. */
     @Override
     public void close() {
         stop();
-    }
-
-    /** Waits for the lock; the wait is cancelled if the candidate stops. */
-    private void stand() {
-        CompletableFuture<DetachedLock> wait = lock.lockAsync().toCompletableFuture();
-        standing = wait;
-        wait.whenComplete((won, failure) -> answered(wait, won, failure));
-    }
-
-    private synchronized void answered(CompletableFuture<DetachedLock> wait, DetachedLock won, Throwable failure) {
-        if (standing != wait) {
-            if (won != null) {
-                won.unlockAsync(); // won as the candidate stopped
-            }
-            return;
-        }
-        standing = null;
-        if (failure == null) {
-            granted(won);
-            return;
-        }
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
-                : failure;
-        if (cause instanceof IllegalStateException) {
-            log.warn("Leader election '{}' stops standing: {}", name, cause.getMessage());
-            stopAsync();
-            return;
-        }
-        log.warn("Leader election '{}': the wait for its lock failed; it stands again in {}", name, retryDelay, cause);
-        events.after(retryDelay, this::standAgain);
-    }
-
-    private synchronized void standAgain() {
-        if (running && standing == null && hold == null) {
-            stand();
-        }
-    }
-
-    private void granted(DetachedLock won) {
-        LeaderTerm began = new LeaderTerm(name, won.fencingToken(), Instant.now());
-        hold = won;
-        term = began;
-        events.granted(began);
-        won.whenEnded().thenAccept(loss -> ended(began, loss));
-    }
-
-    /** The term's hold ended: lost (revoked, and the candidate stands again), or released by {@link #stopAsync}. */
-    private synchronized void ended(LeaderTerm term, LockLostException loss) {
-        if (loss == null || this.term != term) {
-            return;
-        }
-        log.warn("Leader election '{}': the term of epoch {} ended: {}", name, term.epoch(), loss.reason());
-        this.term = null;
-        hold = null;
-        events.lost(term, loss);
-        stand();
     }
 
     @Override

@@ -29,8 +29,8 @@ import java.util.concurrent.Executor;
  * counts as unanswered and is cleaned up like a lost reply. A reply that took the lock but came too late to count
  * ({@link HoldClock#validEnough}) gives its token up too; while the wait lasts, a new token tries after a pause as
  * long as that reply took (at most the poll interval), so replies that keep coming late are never answered by a
- * stream of tries. The tries, their answers and the sleeps between them are {@link StoreTries}'s; this class is how
- * the call enters, when its wait runs out and how it ends.
+ * stream of tries. The tries and their answers are {@link StoreTries}'s, the sleeps between them
+ * {@link WaitBetweenTries}'s; this class is how the call enters, when its wait runs out and how it ends.
  */
 public final class Acquisition extends StoreTries
         implements StepRunners.Awaited, NameGate.Caller, HoldLifecycle.Acquired {

@@ -3,7 +3,6 @@ package dev.distlock.core.engine.acquire;
 import dev.distlock.core.engine.Engine;
 import dev.distlock.core.engine.LockRequest;
 import dev.distlock.core.engine.hold.Hold;
-import dev.distlock.core.engine.hold.HoldClock;
 import dev.distlock.core.engine.store.StoreCalls;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.AsyncLockStore;
@@ -16,7 +15,7 @@ import java.util.function.Consumer;
  * One token's conversation with the store within an {@link Acquisition}: its tries, leaving the queue, the hand-off
  * notice meant for it, and the clean-up of whatever it may still hold. A token serves one attempt only: after an
  * unknown outcome (no reply, an interrupt, a reply too late to count) the acquisition abandons it and starts
- * another.
+ * another. Whether a reply or a notice leaves enough of its lease to trust is {@link TrustedHolds}'s.
  */
 public final class Attempt implements Consumer<Grant> {
 
@@ -181,28 +180,11 @@ public final class Attempt implements Consumer<Grant> {
     }
 
     /**
-     * The hold a hand-off notice gave, if enough of its claim is left to trust it without asking the store: the
-     * notice says when (on the store's clock) the lock was handed over, and the last try says which local moment
-     * that clock's reading follows, so the deadline errs on the early side even if the notice was read late (a
-     * paused waiter). A notice of a hand-off older than the last try is stale: that try saw the lock later and did
-     * not find it this token's. Otherwise the next try asks the store, which confirms the hold only if it is still
-     * this token's. The hold's claim is confirmed (extended to the full lease) a third into it, so a short hold
-     * ends before it costs a call.
+     * The hold a hand-off notice gave, if enough of its claim is left to trust it without asking the store
+     * ({@link TrustedHolds#fromNotice}); else {@code null}, and the next try asks the store.
      */
     public Hold noticeHold() {
-        Grant notice = grant;
-        if (notice == null || !engine.notices().trusted() || notice.serverTimeMillis() < lastServerMillis) {
-            return null;
-        }
-        long validUntil = HoldClock.noticeValidUntil(lastSentNanos, notice.serverTimeMillis() - lastServerMillis,
-                notice.leaseMillis());
-        long now = engine.runtime().nanoTime();
-        if (!HoldClock.trustsNotice(validUntil, notice.leaseMillis(), now)) {
-            return null;
-        }
-        mayHoldSomething = false;
-        return request.hold(engine.runtime(), token, notice.fencingToken(), validUntil,
-                HoldClock.confirmationDue(now, validUntil), true, now);
+        return owning(TrustedHolds.fromNotice(engine, request, token, grant, lastSentNanos, lastServerMillis));
     }
 
     /**
@@ -236,17 +218,17 @@ public final class Attempt implements Consumer<Grant> {
 
     /**
      * The hold a reply to a command sent at {@code sentNanos} gave, if enough of its lease is left to count
-     * ({@link HoldClock#validEnough}); if not, the token keeps what it may hold, so that it is abandoned on close.
+     * ({@link TrustedHolds#fromReply}); if not, the token keeps what it may hold, so that it is abandoned on close.
      */
     private Hold counted(long fencingToken, long sentNanos) {
-        long lease = request.leaseMillis();
-        long validUntil = HoldClock.validUntil(sentNanos, lease);
-        long now = engine.runtime().nanoTime();
-        if (!HoldClock.validEnough(validUntil, lease, now)) {
-            return null;
+        return owning(TrustedHolds.fromReply(engine, request, token, fencingToken, sentNanos));
+    }
+
+    /** A hold made of the token's answer owns what the token held: closing the attempt then leaves nothing. */
+    private Hold owning(Hold hold) {
+        if (hold != null) {
+            mayHoldSomething = false;
         }
-        mayHoldSomething = false;
-        return request.hold(engine.runtime(), token, fencingToken, validUntil,
-                HoldClock.renewalDue(sentNanos, lease), false, now);
+        return hold;
     }
 }

@@ -3,31 +3,23 @@ package dev.distlock.core.engine.acquire;
 import dev.distlock.core.WaitEnd;
 import dev.distlock.core.engine.Engine;
 import dev.distlock.core.engine.LockRequest;
-import dev.distlock.core.engine.Waiters;
 import dev.distlock.core.engine.hold.Hold;
 import dev.distlock.core.engine.hold.HoldClock;
-import dev.distlock.core.engine.runtime.WaitTimers;
 import dev.distlock.core.engine.store.TransientRetries;
 import dev.distlock.core.engine.store.TryFailures;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.HandOffNotices;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The tries of an acquisition in the store ({@link Acquisition}'s base): a try with the current token
- * ({@link Attempt}), what its answer means, the sleep until a hand-off notice, the poll or the holder's lease end
- * wakes it, and a new token after a reply too late to count or a transient error. How the call enters (the name's
- * gate), when its wait runs out and how it ends are the acquisition's.
+ * ({@link Attempt}), what its answer means, and a new token after a reply too late to count or a transient error.
+ * The sleep between tries and what wakes it are its base's ({@link WaitBetweenTries}); how the call enters (the
+ * name's gate), when its wait runs out and how it ends are the acquisition's.
  */
-abstract class StoreTries extends StepMachine implements Waiters.Waiter, TransientRetries.Reporter,
-        Attempt.OnNotice {
+abstract class StoreTries extends WaitBetweenTries implements TransientRetries.Reporter {
 
-    final Engine engine;
-    final LockRequest request;
-    final WaitTimers time;
-    final boolean waits;
     /** Whether its tries queue: it waits, and the store has a queue. */
     final boolean queues;
     final boolean async;
@@ -37,31 +29,20 @@ abstract class StoreTries extends StepMachine implements Waiters.Waiter, Transie
 
     // written by steps only, which run one at a time
     Attempt attempt;
-    /** Whether a notice came while a try was in flight. */
-    boolean noticeMissed;
     /** Whether the last answer came after the wait: the attempt is cleaned up in the background. */
     boolean late;
     /** Whether the first attempt ended without the lock and another began: it has a token of its own. */
     private boolean restarted;
-    /** What let the latest try happen: the first try, a notice, a timer, the gate's hand-off. */
-    WaitEnd waitEnd = WaitEnd.IMMEDIATE;
 
     StoreTries(Engine engine, LockRequest request, long waitNanos, boolean interruptible, boolean async,
             Executor steps) {
-        super(steps);
-        this.engine = engine;
-        this.request = request;
-        this.time = new WaitTimers(engine.runtime(), waitNanos);
-        this.waits = time.waits();
+        super(engine, request, waitNanos, steps);
         this.queues = waits && engine.queue() != null;
         this.async = async;
         this.firstToken = engine.newToken();
         this.failures = new TryFailures(request.name(), engine.holds().failures(), engine.runtime(), interruptible,
                 this);
     }
-
-    /** The wait ran out. */
-    abstract void deadlinePassed() throws InterruptedException;
 
     /** A new attempt's first try: with the first token, or a new one if an attempt ended before. */
     final void newAttempt() throws InterruptedException {
@@ -72,33 +53,6 @@ abstract class StoreTries extends StepMachine implements Waiters.Waiter, Transie
         }
         attempt = new Attempt(engine, request, token, waits ? this : null, async);
         tryStore(queues);
-    }
-
-    /** The registry closes: a waiting call withdraws. */
-    @Override
-    public void wakeForClose() {
-        submit(() -> wakeIfSleeping(WaitEnd.POLL));
-    }
-
-    /** A waiting call counts among the registry's waiters (or finds it closed); a single try checks it is open. */
-    final void admit() {
-        if (waits) {
-            engine.waiters().admit(this, request.name());
-        } else {
-            engine.checkOpen(request.name());
-        }
-    }
-
-    /** A hand-off notice: wakes a sleeping attempt now, or one whose try is in flight once it is answered. */
-    @Override
-    public final void noticeArrived() {
-        submit(() -> {
-            if (inFlight()) {
-                noticeMissed = true;
-            } else {
-                wakeIfSleeping(WaitEnd.NOTICE);
-            }
-        });
     }
 
     /** One try: answered within this step (blocking), or sent, with its answer handled by a later step. */
@@ -133,10 +87,7 @@ abstract class StoreTries extends StepMachine implements Waiters.Waiter, Transie
         HandOffNotices notices = engine.notices();
         if (!answer.acquired() && waits && attempt.answers() == 1 && notices != null && !notices.listening()
                 && remainingNanos() > 0) {
-            // a hand-off before the registry hears them would go unnoticed until the next poll: ask again once they
-            // are heard, or after a poll interval
-            sleep(Math.min(remainingNanos(), TimeUnit.MILLISECONDS.toNanos(engine.maxPollMillis())), WaitEnd.POLL);
-            notices.listen().whenComplete((heard, error) -> submit(() -> wakeIfSleeping(WaitEnd.POLL)));
+            sleepUntilNoticesHeard(notices);
             return;
         }
         if (answer.acquired()) {
@@ -173,31 +124,15 @@ abstract class StoreTries extends StepMachine implements Waiters.Waiter, Transie
             return;
         }
         armDeadline();
-        long pause = HoldClock.pollPauseNanos(engine.runtime().random(), engine.maxPollMillis(),
-                answer.holderLeaseMillis());
-        sleep(Math.min(remaining, pause),
-                HoldClock.pausesUntilLeaseEnd(pause, answer.holderLeaseMillis()) ? WaitEnd.LEASE_END : WaitEnd.POLL);
-        if (noticeMissed) {
-            noticeMissed = false;
-            wakeIfSleeping(WaitEnd.NOTICE);
-        }
-    }
-
-    /** Sleeps for {@code nanos}; the timer's wake-up is {@code timerEnd} (the poll or the holder's lease end). */
-    final void sleep(long nanos, WaitEnd timerEnd) {
-        time.sleep(nanos, () -> submit(() -> wakeIfSleeping(timerEnd)));
+        sleepUntilNextPoll(remaining, answer.holderLeaseMillis());
     }
 
     /**
-     * Woken by a notice, the poll timer, the deadline or the registry's close ({@code by}, what the wait ended with
-     * should the next try get the lock): the notice's hold if it can be trusted; else another try while the wait
-     * lasts, or the end of the wait as {@link #handle} decides it.
+     * Woken from a sleep: the notice's hold if it can be trusted; else another try while the wait lasts, or the end
+     * of the wait as {@link #handle} decides it.
      */
-    final void wakeIfSleeping(WaitEnd by) throws InterruptedException {
-        if (!time.wake()) {
-            return;
-        }
-        waitEnd = by;
+    @Override
+    final void woken() throws InterruptedException {
         Hold handedOver = attempt.noticeHold();
         if (handedOver != null) {
             waitEnd = WaitEnd.NOTICE;
@@ -241,19 +176,9 @@ abstract class StoreTries extends StepMachine implements Waiters.Waiter, Transie
     final void endAttempt(boolean late) {
         time.wake();
         if (attempt != null) {
-            if (waits) {
-                engine.waiters().remove(this);
-            }
+            leaveWaiters();
             attempt.close(late);
             attempt = null;
         }
-    }
-
-    final void armDeadline() {
-        time.armDeadline(() -> submit(this::deadlinePassed));
-    }
-
-    final long remainingNanos() {
-        return time.remainingNanos();
     }
 }
