@@ -150,7 +150,8 @@ class SemaphoreTest {
         one.close();
 
         assertThat(closing.isHeld()).isFalse();
-        assertThat(store.permitsInUse("supplier")).isZero();
+        // the cancelled wait's try may still land after the close gave the permit back: its clean-up gives it back too
+        EngineFixtures.awaitTrue(() -> store.permitsInUse("supplier") == 0, "the permits given back");
         assertThat(two.semaphore("supplier", 1).tryAcquire(NO_WAIT)).isNotNull();
     }
 
