@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * An in-memory store that can refuse or fail chosen commands, and that passes a lock on to the next local caller in
@@ -63,6 +64,17 @@ public final class FaultyStore implements LockStore, WaitQueue, PassingOn, LockR
     public final AtomicInteger rejectTries = new AtomicInteger();
     /** How long the next try's reply takes, in milliseconds (once). */
     public final AtomicInteger slowTryMillis = new AtomicInteger();
+    /**
+     * Runs once, within the next try, after the store ran it and before its reply goes back: what happens while that
+     * reply is on its way (a release by another process, the clock moving on, an interrupt).
+     */
+    public final AtomicReference<Runnable> duringNextTry = new AtomicReference<>();
+    /** Runs once, within the next passOn, after the store ran it and before its reply goes back. */
+    public final AtomicReference<Runnable> duringNextPassOn = new AtomicReference<>();
+    /** Runs once, within the next leaveQueue, before the store runs it. */
+    public final AtomicReference<Runnable> beforeNextLeave = new AtomicReference<>();
+    /** Runs once, when the next call subscribes to hand-off notices (on the thread that subscribes). */
+    public final AtomicReference<Runnable> onNextNoticeSubscription = new AtomicReference<>();
     /** The commands sent, in order, as "command name token". */
     public final List<String> sent = new CopyOnWriteArrayList<>();
 
@@ -98,6 +110,10 @@ public final class FaultyStore implements LockStore, WaitQueue, PassingOn, LockR
         if (failTries.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             throw new Failed("tryAcquire");
         }
+        Runnable during = duringNextTry.getAndSet(null);
+        if (during != null) {
+            during.run();
+        }
         int slow = slowTryMillis.getAndSet(0);
         if (slow > 0) {
             try {
@@ -112,6 +128,10 @@ public final class FaultyStore implements LockStore, WaitQueue, PassingOn, LockR
 
     @Override
     public AcquireResult leaveQueue(String name, String token, long leaseMillis) {
+        Runnable before = beforeNextLeave.getAndSet(null);
+        if (before != null) {
+            before.run();
+        }
         return memory.leaveQueue(name, token, leaseMillis);
     }
 
@@ -167,8 +187,13 @@ public final class FaultyStore implements LockStore, WaitQueue, PassingOn, LockR
         if (refusePassOns.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             throw new Refused("passOn");
         }
-        return new PassOn(memory.release(name, token, fencingToken),
+        PassOn passed = new PassOn(memory.release(name, token, fencingToken),
                 memory.tryAcquire(name, next, leaseMillis, queue, waiterTimeoutMillis));
+        Runnable during = duringNextPassOn.getAndSet(null);
+        if (during != null) {
+            during.run();
+        }
+        return passed;
     }
 
     @Override
@@ -236,6 +261,10 @@ public final class FaultyStore implements LockStore, WaitQueue, PassingOn, LockR
         return new HandOffNotices() {
             @Override
             public Subscription await(String name, String token, java.util.function.Consumer<Grant> onGrant) {
+                Runnable on = onNextNoticeSubscription.getAndSet(null);
+                if (on != null) {
+                    on.run();
+                }
                 return memory.await(name, token, onGrant);
             }
 

@@ -38,7 +38,8 @@ class AcquisitionTimingTest {
 
     @AfterEach
     void close() {
-        registry.close();
+        // never a blocking close on a clock only the test moves: a call that failed to withdraw would block it for good
+        registry.closeAsync();
         clock.runPending();
     }
 
