@@ -30,8 +30,8 @@ public interface AsyncLockStore {
 
     /**
      * {@code store}'s blocking operations, each made on the calling thread, its stage complete on return (how the
-     * engine makes a blocking caller's calls). Unlike {@code on(store, Runnable::run)}, nothing is made per call
-     * beyond the stage.
+     * engine makes a blocking caller's calls). Unlike {@code on(store, Runnable::run)}, a lock call's operations (a
+     * try, a release, a hand-off) make nothing but their stage (a yes or no not even that).
      */
     static AsyncLockStore onCallingThread(LockStore store) {
         return new ExecutorAsyncStore(store, null);
