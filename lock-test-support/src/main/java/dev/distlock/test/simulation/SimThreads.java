@@ -1,9 +1,7 @@
 package dev.distlock.test.simulation;
 
 import dev.distlock.core.runtime.CallerWaits;
-import java.util.ArrayList;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -28,7 +26,6 @@ final class SimThreads implements CallerWaits {
     private int running;
     /** The thread parked on each monitor, while it is (touched by the one thread running at a time). */
     private final Map<Object, SimThread> parkedOn = new IdentityHashMap<>();
-    private final List<SimThread> threads = new ArrayList<>();
     private final ThreadLocal<SimThread> current = new ThreadLocal<>();
 
     SimThreads(VirtualScheduler scheduler) {
@@ -38,7 +35,6 @@ final class SimThreads implements CallerWaits {
     /** A thread of {@code process} that runs {@code body}, started as soon as it is its turn. */
     SimThread start(String id, SimProcess process, Runnable body) {
         SimThread thread = new SimThread(id, process, body);
-        threads.add(thread);
         scheduler.soon(process, thread::begin);
         return thread;
     }
@@ -46,11 +42,6 @@ final class SimThreads implements CallerWaits {
     /** The simulated thread calling, or {@code null} on the simulation's own thread. */
     SimThread current() {
         return current.get();
-    }
-
-    /** Threads still running their body at the end, for the simulation's report; they are then left parked. */
-    List<SimThread> unfinished() {
-        return threads.stream().filter(thread -> !thread.finished).toList();
     }
 
     @Override
