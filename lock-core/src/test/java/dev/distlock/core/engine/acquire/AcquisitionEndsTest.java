@@ -5,13 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.engine.BoundedTest;
-import dev.distlock.core.engine.EngineFixtures;
-import dev.distlock.core.engine.FaultyStore;
 import dev.distlock.core.engine.VirtualRuntime;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,18 +17,7 @@ import org.junit.jupiter.api.Test;
  * on a busy name gives the name's local gate back; a closed registry refuses a try.
  */
 @BoundedTest
-class AcquisitionEndsTest {
-
-    private final VirtualRuntime clock = new VirtualRuntime();
-    private final FaultyStore store = new FaultyStore();
-    private final EngineFixtures.TestRegistry registry = EngineFixtures.registry(store,
-            EngineFixtures.settings().runtime(clock).maxPollInterval(Duration.ofSeconds(30)));
-
-    @AfterEach
-    void close() {
-        registry.closeAsync();
-        clock.runPending();
-    }
+class AcquisitionEndsTest extends OnVirtualClock {
 
     @Test
     void aCancelledWaitEndsAtOnceAndLeavesTheStoresQueue() {

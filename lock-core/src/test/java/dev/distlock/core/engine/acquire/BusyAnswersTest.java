@@ -4,13 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.engine.BoundedTest;
-import dev.distlock.core.engine.EngineFixtures;
-import dev.distlock.core.engine.FaultyStore;
 import dev.distlock.core.engine.VirtualRuntime;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,26 +15,7 @@ import org.junit.jupiter.api.Test;
  * the clean-up leaving the queue for it.
  */
 @BoundedTest
-class BusyAnswersTest {
-
-    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
-
-    private final VirtualRuntime clock = new VirtualRuntime();
-    private final FaultyStore store = new FaultyStore();
-    private final EngineFixtures.TestRegistry registry = EngineFixtures.registry(store,
-            EngineFixtures.settings().runtime(clock).maxPollInterval(Duration.ofSeconds(30)));
-
-    @AfterEach
-    void close() {
-        registry.closeAsync();
-        clock.runPending();
-    }
-
-    /** The tries this registry sent for {@code name} (the test's own, as "other", left out). */
-    private long tries(String name) {
-        return store.sent.stream().filter(command -> command.startsWith("tryAcquire " + name + " "))
-                .filter(command -> !command.endsWith(" other")).count();
-    }
+class BusyAnswersTest extends OnVirtualClock {
 
     @Test
     void aWaiterThatFoundTheLockBusyBeforeNoticesWereHeardAsksAgainAsSoonAsTheyAre() {

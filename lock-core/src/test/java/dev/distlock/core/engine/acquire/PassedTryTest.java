@@ -7,13 +7,10 @@ import dev.distlock.core.DetachedLock;
 import dev.distlock.core.Lease;
 import dev.distlock.core.WaitEnd;
 import dev.distlock.core.engine.BoundedTest;
-import dev.distlock.core.engine.EngineFixtures;
 import dev.distlock.core.engine.FaultyStore;
 import dev.distlock.core.engine.VirtualRuntime;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,23 +19,10 @@ import org.junit.jupiter.api.Test;
  * sending its own try; a call that no longer wants it gives up what it took.
  */
 @BoundedTest
-class PassedTryTest {
+class PassedTryTest extends OnVirtualClock {
 
-    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
-
-    private final VirtualRuntime clock = new VirtualRuntime();
-    private final FaultyStore store = new FaultyStore(true);
-    private final EngineFixtures.TestRegistry registry = EngineFixtures.registry(store,
-            EngineFixtures.settings().runtime(clock).maxPollInterval(Duration.ofSeconds(30)));
-
-    @AfterEach
-    void close() {
-        registry.closeAsync();
-        clock.runPending();
-    }
-
-    private CompletableFuture<DetachedLock> tryLock(String name, Duration wait) {
-        return registry.obtain(name).tryLockAsync(wait).toCompletableFuture();
+    PassedTryTest() {
+        super(new FaultyStore(true), settings -> settings);
     }
 
     /** A hold of {@code name} taken by this registry: the gate is its own until it is released. */

@@ -5,14 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.DetachedLock;
 import dev.distlock.core.engine.BoundedTest;
-import dev.distlock.core.engine.EngineFixtures;
-import dev.distlock.core.engine.FaultyStore;
 import dev.distlock.core.engine.VirtualRuntime;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,28 +18,7 @@ import org.junit.jupiter.api.Test;
  * call.
  */
 @BoundedTest
-class WaitingCallsLeaveNothingBehindTest {
-
-    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
-
-    private final VirtualRuntime clock = new VirtualRuntime();
-    private final FaultyStore store = new FaultyStore();
-    private final EngineFixtures.TestRegistry registry = EngineFixtures.registry(store,
-            EngineFixtures.settings().runtime(clock).maxPollInterval(Duration.ofSeconds(30)));
-
-    @AfterEach
-    void close() {
-        registry.closeAsync();
-        clock.runPending();
-    }
-
-    private CompletableFuture<DetachedLock> tryLock(String name, Duration wait) {
-        return registry.obtain(name).tryLockAsync(wait).toCompletableFuture();
-    }
-
-    private long heldByOther(String name) {
-        return store.tryAcquire(name, "other", 30_000, false, 1_000).fencingToken();
-    }
+class WaitingCallsLeaveNothingBehindTest extends OnVirtualClock {
 
     @Test
     void aRegistryClosesAtOnceAfterItsWaitersEndedWithTheLockOrWithout() {

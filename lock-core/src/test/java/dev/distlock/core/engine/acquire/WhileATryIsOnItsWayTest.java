@@ -14,8 +14,6 @@ import dev.distlock.core.engine.VirtualRuntime;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,25 +22,10 @@ import org.junit.jupiter.api.Test;
  * that hands the lock over, the clock moving on, or the registry closing.
  */
 @BoundedTest
-class WhileATryIsOnItsWayTest {
+class WhileATryIsOnItsWayTest extends OnVirtualClock {
 
-    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
-
-    private final VirtualRuntime clock = new VirtualRuntime();
-    private final FaultyStore store = new FaultyStore();
-    private final EngineFixtures.TestRegistry registry = EngineFixtures.registry(store, EngineFixtures.settings()
-            .runtime(clock).maxPollInterval(Duration.ofSeconds(30)).applicationName("waiting-app"));
-
-    @AfterEach
-    void close() {
-        registry.closeAsync();
-        clock.runPending();
-    }
-
-    /** The tries this registry sent for {@code name} (the test's own, as "other", left out). */
-    private long tries(String name) {
-        return store.sent.stream().filter(command -> command.startsWith("tryAcquire " + name + " "))
-                .filter(command -> !command.endsWith(" other")).count();
+    WhileATryIsOnItsWayTest() {
+        super(new FaultyStore(), settings -> settings.applicationName("waiting-app"));
     }
 
     @Test
