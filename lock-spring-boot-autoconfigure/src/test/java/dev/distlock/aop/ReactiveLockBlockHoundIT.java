@@ -55,7 +55,8 @@ class ReactiveLockBlockHoundIT {
 
     @BeforeAll
     static void watchTheNonBlockingThreads() {
-        // with the integrations found on the class path (Reactor's marks its threads and allows its own queues)
+        // with the integrations found on the class path: Reactor's marks its threads and allows its own queues,
+        // distlock's allows its timer's queue (DistlockBlockHoundIntegration), as in an application
         BlockHound.install(builder -> builder
                 .nonBlockingThreadPredicate(current -> current.or(thread -> mustNotBlock(thread.getName())))
                 // an idle pool thread waiting for its next task blocks nobody
@@ -63,10 +64,6 @@ class ReactiveLockBlockHoundIT {
                 // Lettuce's brief lock around writing a command to the connection, taken by every caller of its
                 // asynchronous and reactive APIs alike
                 .allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters")
-                // a hold that ends takes its watchdog task out of the JDK timer's queue, whose lock is held for a few
-                // heap operations only: the same brief lock as Reactor's own SchedulerTask.dispose, which Reactor's
-                // integration allows (caught once on a loaded CI machine, releasing on a parallel thread)
-                .allowBlockingCallsInside("dev.distlock.core.engine.hold.TrustedLease", "cancelNextLook")
                 .blockingMethodCallback(method -> blocked.add(Thread.currentThread().getName() + " called " + method
                         + " at\n" + where())));
     }
