@@ -38,11 +38,19 @@ public final class Waiters {
      * @throws IllegalStateException if the registry is closing (the waiter is not counted then)
      */
     public void admit(Waiter waiter, String name) {
+        if (!join(waiter)) {
+            throw new IllegalStateException("Lock '" + name + "' cannot be acquired: its registry is closed");
+        }
+    }
+
+    /** {@link #admit}, answering false instead of throwing if the registry is closing. */
+    public boolean join(Waiter waiter) {
         waiting.add(waiter);
         if (closing) {
             remove(waiter);
-            throw new IllegalStateException("Lock '" + name + "' cannot be acquired: its registry is closed");
+            return false;
         }
+        return true;
     }
 
     public void remove(Waiter waiter) {

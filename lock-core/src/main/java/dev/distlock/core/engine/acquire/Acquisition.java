@@ -47,7 +47,7 @@ public final class Acquisition extends StoreTries
             boolean async, Executor steps) {
         super(engine, request, waitNanos, interruptible, async, steps);
         this.gate = new GatePass(request.takesPermits() ? null : request.state().gate, this, engine.cleanup(),
-                request.name());
+                engine.waiters(), request.name());
     }
 
     /** Starts the acquisition: the future completes with the new hold, or {@code null} if the wait ran out. */
@@ -122,6 +122,11 @@ public final class Acquisition extends StoreTries
         return queues;
     }
 
+    @Override
+    public boolean awaitsPassedTry() {
+        return gate.awaitsPassedTry();
+    }
+
     /**
      * The gate let this call in (or the registry closed): the first try, or its answer if the predecessor sent it with
      * its release.
@@ -139,6 +144,7 @@ public final class Acquisition extends StoreTries
             gate.abandonUnused(passed);
             throw closed;
         }
+        gate.tookUpPassedTry();
         Attempt current = new Attempt(engine, request, firstToken, waits ? this : null, async);
         attempt = current;
         current.sending();

@@ -1,5 +1,6 @@
 package dev.distlock.core.engine.acquire;
 
+import dev.distlock.core.engine.Waiters;
 import dev.distlock.core.engine.hold.NameGate;
 import dev.distlock.core.engine.store.Cleanup;
 import java.util.concurrent.CompletableFuture;
@@ -9,22 +10,30 @@ import java.util.concurrent.CompletableFuture;
  * unless a hold keeps it. Touched by the acquisition's steps only. An acquisition of permits passes no gate
  * ({@code gate} {@code null}): several callers of one registry may hold permits of a name at once, and the store
  * arbitrates between them as between processes.
+ *
+ * <p>While a predecessor's release carries this call's first try, the pass counts among the registry's waiters, until
+ * the call took the try up or gave back what it took: a registry that closes meanwhile waits for that before it
+ * closes its store, so the try's lock is not left to expire.
  */
-public final class GatePass {
+public final class GatePass implements Waiters.Waiter {
 
     private static final CompletableFuture<Void> NO_GATE = CompletableFuture.completedFuture(null);
 
     private final NameGate gate;
     private final NameGate.Caller caller;
     private final Cleanup cleanup;
+    private final Waiters waiters;
     private final String name;
     private NameGate.Waiting waiting;
     private boolean inside;
+    /** Whether it counts among the waiters for a passed try: set by the predecessor before the call is let in. */
+    private boolean awaitsPassedTry;
 
-    GatePass(NameGate gate, NameGate.Caller caller, Cleanup cleanup, String name) {
+    GatePass(NameGate gate, NameGate.Caller caller, Cleanup cleanup, Waiters waiters, String name) {
         this.gate = gate;
         this.caller = caller;
         this.cleanup = cleanup;
+        this.waiters = waiters;
         this.name = name;
     }
 
@@ -37,9 +46,40 @@ public final class GatePass {
         return waiting.entry;
     }
 
-    /** The gate let the call in. */
+    /** The gate let the call in: without a passed try, it no longer waits for one. */
     void entered() {
         inside = true;
+        if (passed() == null) {
+            passedTryDealtWith();
+        }
+    }
+
+    /** See {@link NameGate.Caller#awaitsPassedTry()}. */
+    boolean awaitsPassedTry() {
+        awaitsPassedTry = waiters.join(this);
+        return awaitsPassedTry;
+    }
+
+    /** The call took up its passed try (it counts among the waiters by itself if it waits). */
+    void tookUpPassedTry() {
+        passedTryDealtWith();
+    }
+
+    /** The answer to the passed try lets the call in, to find the registry closed: nothing to do before. */
+    @Override
+    public void wakeForClose() {
+    }
+
+    @Override
+    public String firstToken() {
+        return caller.firstToken();
+    }
+
+    private void passedTryDealtWith() {
+        if (awaitsPassedTry) {
+            awaitsPassedTry = false;
+            waiters.remove(this);
+        }
     }
 
     boolean isInside() {
@@ -75,11 +115,17 @@ public final class GatePass {
         }
     }
 
-    /** A first try sent for this call that it will not take up: its token is abandoned once it was answered. */
+    /**
+     * A first try sent for this call that it will not take up: its token is abandoned once it was answered, and the
+     * call stops counting among the waiters once the abandon was answered.
+     */
     void abandonUnused(NameGate.PassedTry unused) {
-        if (unused != null) {
-            unused.answer().whenComplete((answer, failure) ->
-                    cleanup.abandon(name, caller.firstToken(), caller.leaseMillis(), failure != null));
+        if (unused == null) {
+            passedTryDealtWith();
+            return;
         }
+        unused.answer().whenComplete((answer, failure) ->
+                cleanup.abandon(name, caller.firstToken(), caller.leaseMillis(), failure != null)
+                        .whenComplete((abandoned, error) -> passedTryDealtWith()));
     }
 }

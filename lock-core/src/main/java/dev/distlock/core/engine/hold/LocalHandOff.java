@@ -43,6 +43,11 @@ public final class LocalHandOff {
         return new LocalHandOff(next, runtime, waiterTimeoutMillis);
     }
 
+    /** Whether the next caller waits for a try sent with the release: false if the registry closes. */
+    boolean nextAwaitsTry() {
+        return next.caller.awaitsPassedTry();
+    }
+
     /** Sends the release of {@code hold} with the next caller's try; the stage completes with the call's answer. */
     CompletionStage<PassOn> send(AsyncLockStore sends, Hold hold) {
         NameGate.Caller caller = next.caller;

@@ -62,6 +62,13 @@ public final class NameGate {
         long leaseMillis();
 
         boolean queues();
+
+        /**
+         * Its predecessor is about to send its first try with its release: true if the call now counts among the
+         * registry's waiters until it took up that try or gave back what the try took, so that a close waits for
+         * that; false if the registry closes, and no try is sent for the call (it is let in to find it closed).
+         */
+        boolean awaitsPassedTry();
     }
 
     /** A first try sent for the call by its predecessor: its answer, and when it was sent. */

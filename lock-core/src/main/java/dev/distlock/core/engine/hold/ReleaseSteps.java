@@ -72,17 +72,29 @@ public final class ReleaseSteps {
         return this;
     }
 
-    /** Sends the release with the next caller's try; a refused call is sent again as a plain release. */
+    /**
+     * Sends the release with the next caller's try; a refused call is sent again as a plain release (the try was
+     * refused too), and so is the release of a registry that closes.
+     */
     private void handOn() {
+        if (!handOff.nextAwaitsTry()) {
+            releaseAlone();
+            return;
+        }
         via.whenAnswered(handOff.send(via.store(), hold), (passed, failure) -> {
             if (isRefused(failure)) {
-                handOff.letIn(); // its try was refused too: it tries again by itself
-                handOff = null;
-                send(1);
+                releaseAlone();
             } else if (!sentAgainAfterInterrupt(failure)) {
                 answered(failure == null && passed.released(), failure);
             }
         });
+    }
+
+    /** Lets the next caller in to send its own try (or to find the registry closed), and sends the plain release. */
+    private void releaseAlone() {
+        handOff.letIn();
+        handOff = null;
+        send(1);
     }
 
     /** Sends the release, again while the store refuses it without running it, until the hold's local deadline. */

@@ -2,6 +2,8 @@ package dev.distlock.core.engine.store;
 
 import dev.distlock.core.engine.runtime.EngineRuntime;
 import dev.distlock.core.spi.AsyncLockStore;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -37,10 +39,13 @@ public final class Cleanup {
      *
      * @param leaseMillis the lease the token's try asked for: after that long nothing it took is left
      * @param outcomeUnknown whether a command of the token may still reach the backend after this
+     * @return completes once the first abandon was answered, or could not be sent (the registry closed)
      */
-    public void abandon(String name, String token, long leaseMillis, boolean outcomeUnknown) {
+    public CompletionStage<Void> abandon(String name, String token, long leaseMillis, boolean outcomeUnknown) {
         long giveUpAt = runtime.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-        run(new Task(name, token, giveUpAt, outcomeUnknown), 0);
+        Task task = new Task(name, token, giveUpAt, outcomeUnknown);
+        run(task, 0);
+        return task.firstAnswer;
     }
 
     private void run(Task task, long delayMillis) {
@@ -51,6 +56,7 @@ public final class Cleanup {
                 runtime.schedule(task, TimeUnit.MILLISECONDS.toNanos(delayMillis));
             }
         } catch (RejectedExecutionException closed) {
+            task.firstAnswer.complete(null);
             log.debug("Registry closed: lock '{}' token {} is left to expire with its lease", task.name, task.token);
         }
     }
@@ -60,6 +66,7 @@ public final class Cleanup {
         final String name;
         final String token;
         final long giveUpAt;
+        final CompletableFuture<Void> firstAnswer = new CompletableFuture<>();
         boolean trailing;
         long retryMillis = FIRST_RETRY_MILLIS;
 
@@ -74,6 +81,7 @@ public final class Cleanup {
         @Override
         public void run() {
             sends.abandon(name, token).whenComplete((done, failure) -> {
+                firstAnswer.complete(null);
                 if (failure != null) {
                     if (runtime.nanoTime() - giveUpAt < 0) {
                         long delay = retryMillis;

@@ -11,6 +11,7 @@ import dev.distlock.core.engine.FaultyStore;
 import dev.distlock.core.engine.VirtualRuntime;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -177,5 +178,24 @@ class PassedTryTest extends OnVirtualClock {
                 .hasMessageContaining("registry is closed");
         assertThat(store.memory.inspect("n").ownerToken()).as("the passed try's token was abandoned").isNull();
         assertThat(elsewhere).isCompletedExceptionally();
+    }
+    @Test
+    void aRegistryClosingWhileAReleaseCarriesTheNextCallsTryGivesBackWhatTheTryTookBeforeItsStoreCloses() {
+        // nothing else keeps the registry open: the close waits for the call the release was handing the gate to
+        DetachedLock first = held("n");
+        CompletableFuture<DetachedLock> second = tryLock("n", Duration.ofSeconds(10));
+        clock.runPending();
+        CompletableFuture<CompletionStage<Void>> closing = new CompletableFuture<>();
+        store.duringNextPassOn.set(() -> closing.complete(registry.closeAsync()));
+
+        first.unlockAsync();
+        clock.runPending();
+
+        assertThat(closing.join().toCompletableFuture()).as("closed").isCompleted();
+        assertThatThrownBy(second::join).cause().isExactlyInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("registry is closed");
+        assertThat(store.count("abandon n ")).as("the passed try's token abandoned").isEqualTo(1);
+        assertThat(store.memory.inspect("n").ownerToken()).as("the lock free at once, not when its lease ends")
+                .isNull();
     }
 }

@@ -203,7 +203,7 @@ class WaitTimersAndGateTest {
     @Test
     void aPassThatEndedWithoutAHoldGivesTheGateOnAndOneWithAHoldKeepsIt() {
         NameGate gate = new NameGate();
-        GatePass withHold = new GatePass(gate, null, null, "g");
+        GatePass withHold = new GatePass(gate, null, null, null, "g");
         withHold.enter();
         withHold.entered();
         assertThat(withHold.isInside()).isTrue();
@@ -214,7 +214,7 @@ class WaitTimersAndGateTest {
 
         gate.leave();
         assertThat(next.entry).isDone();
-        GatePass without = new GatePass(gate, null, null, "g");
+        GatePass without = new GatePass(gate, null, null, null, "g");
         assertThat(without.enter()).isNotDone();
         NameGate.Waiting after = gate.enter(null);
         gate.leave();
@@ -228,7 +228,7 @@ class WaitTimersAndGateTest {
     void aPassThatGaveUpWaitingLeavesTheQueueAndOneLetInAsItEndedGivesTheGateOn() {
         NameGate gate = new NameGate();
         gate.enter(null);
-        GatePass waiting = new GatePass(gate, null, null, "g");
+        GatePass waiting = new GatePass(gate, null, null, null, "g");
         waiting.enter();
         NameGate.Waiting behind = gate.enter(null);
 
@@ -240,7 +240,7 @@ class WaitTimersAndGateTest {
 
         NameGate other = new NameGate();
         other.enter(null);
-        GatePass racing = new GatePass(other, null, null, "g");
+        GatePass racing = new GatePass(other, null, null, null, "g");
         racing.enter();
         NameGate.Waiting last = other.enter(null);
         other.leave(); // lets the pass in just as it ends, before its step ran

@@ -33,6 +33,21 @@ class LocalHandOffTest {
 
     /** A caller at the gate, as its predecessor sees it. */
     private record Caller(String firstToken, long leaseMillis, boolean queues) implements NameGate.Caller {
+
+        @Override
+        public boolean awaitsPassedTry() {
+            return true;
+        }
+    }
+
+    /** A caller at the gate of a registry that began closing: it waits for no try sent for it. */
+    private record CallerOfAClosingRegistry(String firstToken, long leaseMillis, boolean queues)
+            implements NameGate.Caller {
+
+        @Override
+        public boolean awaitsPassedTry() {
+            return false;
+        }
     }
 
     private static void await(CompletableFuture<?> future, String what) throws Exception {
@@ -82,6 +97,23 @@ class LocalHandOffTest {
         assertThat(answer(second.passed()).acquired()).isTrue();
         assertThat(store.memory.inspect("h").ownerToken()).isEqualTo("b");
         assertThat(third.entry).isNotDone();
+        assertThat(first.state.gate.withdraw(third)).isTrue();
+        assertThat(engine.heard.kinds).containsExactly("released");
+    }
+
+    @Test
+    void aReleaseWhoseNextCallerFindsItsRegistryClosingSendsNoTryForItAndReleasesAlone() throws Exception {
+        Hold first = engine.acquired("h", "a", LEASE);
+        NameGate.Waiting second = first.state.gate.enter(new CallerOfAClosingRegistry("b", LEASE, true));
+        NameGate.Waiting third = first.state.gate.enter(new Caller("c", LEASE, true));
+
+        engine.holds.release(first, 0);
+
+        await(second.entry, "the second caller's entry");
+        assertThat(second.passed()).as("no try sent for it: it is let in to find the registry closed").isNull();
+        assertThat(store.isLocked("h")).isFalse();
+        assertThat(store.sent).contains("release h a").noneMatch(command -> command.startsWith("passOn"));
+        assertThat(third.entry).as("the third caller still waits at the gate").isNotDone();
         assertThat(first.state.gate.withdraw(third)).isTrue();
         assertThat(engine.heard.kinds).containsExactly("released");
     }
