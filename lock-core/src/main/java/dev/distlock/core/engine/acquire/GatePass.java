@@ -7,9 +7,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One acquisition's place at its name's local {@link NameGate}: waiting to enter, inside, and given back at the end
- * unless a hold keeps it. Touched by the acquisition's steps only. An acquisition of permits passes no gate
- * ({@code gate} {@code null}): several callers of one registry may hold permits of a name at once, and the store
- * arbitrates between them as between processes.
+ * unless a hold keeps it. Touched by the acquisition's steps only (and by its predecessor, before letting it in, in
+ * {@link #awaitsPassedTry}). An acquisition of permits passes no gate ({@code gate} {@code null}): several callers
+ * of one registry may hold permits of a name at once, and the store arbitrates between them as between processes.
  *
  * <p>While a predecessor's release carries this call's first try, the pass counts among the registry's waiters, until
  * the call took the try up or gave back what it took: a registry that closes meanwhile waits for that before it
