@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The other server versions of issue 9 start from the binaries {@code .ci/fetch-redis-servers} unpacked, report their
+ * The other server versions (Redis 6.0, Valkey 8.0) start from the binaries {@code .ci/fetch-redis-servers} unpacked, report their
  * version, run Lua with the libraries Redis scripts rely on, and go through the harness's fault helpers.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)

@@ -35,7 +35,7 @@ import java.util.stream.Stream;
  *
  * <p>Roles change with failovers: {@link #primary()} and {@link #replica()} ask the sentinels. After a failover the old
  * primary, if alive, stays a primary until Sentinel reconfigures it (about 10 s, as in production): clients that keep
- * writing to it are the hazard issue 10 describes. Every wait is bounded; failures say what was still wrong. In JUnit
+ * writing to it are the hazard replica acknowledgement guards against. Every wait is bounded; failures say what was still wrong. In JUnit
  * tests prefer {@link RedisSentinelExtension}, which also heals the set between tests.
  */
 public final class RedisSentinelSet implements AutoCloseable {

@@ -160,7 +160,7 @@ class RedisClusterIT {
         SlotMigration migration = cluster.beginSlotMigration(slot, target);
         assertThat(migration.moveKeys(1)).isEqualTo(1);
 
-        // a multi-key command over keys now on two nodes cannot run anywhere: the lock scripts' case in issue 10
+        // a multi-key command over keys now on two nodes cannot run anywhere: what a lock script meets during a reshard
         assertThatThrownBy(() -> source.command("MGET", "{half}a", "{half}b")).hasMessageStartingWith("TRYAGAIN");
         assertThat(migration.moveAllKeys()).isEqualTo(1);
         assertThat(migration.moveAllKeys()).isZero();
