@@ -56,6 +56,19 @@ class InMemoryQueueInspectionTest {
     }
 
     @Test
+    void listsAnEntryUpToItsDeadlineAndNotAMillisecondAfter() {
+        store.tryAcquire("n", "holder", LEASE, false, WAITER_TIMEOUT);
+        store.tryAcquire("n", "short", LEASE, true, 100);
+        store.tryAcquire("n", "long", LEASE, true, WAITER_TIMEOUT);
+        clock.advance(100);
+        assertThat(store.inspect("n").waiterTokens()).containsExactly("short", "long");
+
+        clock.advance(1);
+        assertThat(store.inspect("n").waiterTokens()).containsExactly("long");
+        assertThat(store.inspect("n").waiting()).isOne();
+    }
+
+    @Test
     void listsTheFirstHundredWaitersOfALongerQueueAndCountsThemAll() {
         store.tryAcquire("n", "holder", LEASE, false, WAITER_TIMEOUT);
         List<String> queued = new ArrayList<>();
