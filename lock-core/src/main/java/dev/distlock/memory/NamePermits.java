@@ -13,9 +13,10 @@ import java.util.TreeSet;
  * processes declared, its owners, its queue of waiters in arrival order, its fencing count and life, and how they
  * expire. Not thread-safe, as its table.
  *
- * <p>Each owner's lease runs out on its own: a dead holder's permits return at its lease end. Within one life of a
- * name every hold ends by its owner's release; a lease that ran out ends the life (the next token starts it again),
- * so a release sent again after a reconnect recognises, by its fencing token, that it took effect.
+ * <p>Each owner's lease runs out on its own: a dead holder's permits return at its lease end, and its token is noted
+ * lost (the {@value #MAX_LOST} newest are kept). A new life begins only with a grant that finds nobody holding once
+ * the fencing retention since the previous grant has passed; within a life, a release sent again after a reconnect
+ * recognises, by its fencing token, that it took effect (unless its lease had run out: its token is then lost).
  */
 final class NamePermits {
 
