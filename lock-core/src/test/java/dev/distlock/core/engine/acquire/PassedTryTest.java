@@ -58,6 +58,23 @@ class PassedTryTest extends OnVirtualClock {
     }
 
     @Test
+    void aCallThatTookUpItsPassedTryNoLongerHoldsUpTheRegistrysClose() {
+        DetachedLock first = held("n");
+        CompletableFuture<DetachedLock> second = tryLock("n", Duration.ofSeconds(10));
+        clock.runPending();
+        first.unlockAsync();
+        clock.runPending();
+        assertThat(second).isCompleted();
+        second.join().unlockAsync();
+        clock.runPending();
+
+        CompletableFuture<Void> closed = registry.closeAsync().toCompletableFuture();
+        clock.runPending();
+
+        assertThat(closed).as("closed at once, nobody left among the waiters").isCompleted();
+    }
+
+    @Test
     void aSingleTryPassedOnToABusyLockLeavesNoEntryInTheStoresQueue() {
         // a call that does not wait does not queue, whoever sends its try
         DetachedLock first = held("n");
