@@ -12,14 +12,7 @@ import org.junit.jupiter.api.Test;
  * fencing token given, hands the lock to the first live waiter as a release would, and starts a new life of the name,
  * so the ended hold counts as lost for its owner's release and for releases run again from before it.
  */
-class InMemoryForcedReleaseTest {
-
-    private static final long T0 = 1_700_000_000_000L;
-    private static final long LEASE = 10_000;
-    private static final long WAITER_TIMEOUT = 2_000;
-
-    private final MemoryFixtures.ManualClock clock = new MemoryFixtures.ManualClock(T0);
-    private final InMemoryLockStore store = MemoryFixtures.store(clock);
+class InMemoryForcedReleaseTest extends MemoryFixtures.StoreOnManualClock {
 
     @Test
     void endsTheHoldWithThatFencingTokenAndHandsTheLockToTheFirstLiveWaiter() {

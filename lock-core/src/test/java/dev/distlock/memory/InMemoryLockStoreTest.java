@@ -17,14 +17,7 @@ import org.junit.jupiter.api.Test;
  * The in-memory store's rules, on a clock moved by hand: owner-checked commands, leases and queue entries that
  * expire, hand-offs to the first live waiter with a claim lease, and fencing tokens that only grow.
  */
-class InMemoryLockStoreTest {
-
-    private static final long T0 = 1_700_000_000_000L;
-    private static final long LEASE = 10_000;
-    private static final long WAITER_TIMEOUT = 2_000;
-
-    private final MemoryFixtures.ManualClock clock = new MemoryFixtures.ManualClock(T0);
-    private final InMemoryLockStore store = MemoryFixtures.store(clock);
+class InMemoryLockStoreTest extends MemoryFixtures.StoreOnManualClock {
 
     @Test
     void aFreeNameIsTakenWithAFencingTokenFromTheClockInMicrosecondsAndTheStoresTime() {

@@ -9,14 +9,7 @@ import org.junit.jupiter.api.Test;
  * (0), is raised only above the name's count, can be force-released only once raised, and that forced release ends
  * the name's life, so a release from before the overwrite is not reported again.
  */
-class InMemoryOverwriteTest {
-
-    private static final long T0 = 1_700_000_000_000L;
-    private static final long LEASE = 10_000;
-    private static final long WAITER_TIMEOUT = 2_000;
-
-    private final MemoryFixtures.ManualClock clock = new MemoryFixtures.ManualClock(T0);
-    private final InMemoryLockStore store = MemoryFixtures.store(clock);
+class InMemoryOverwriteTest extends MemoryFixtures.StoreOnManualClock {
 
     @Test
     void anOverwrittenHoldIsRaisedOnlyAboveTheNamesCountAndItsForcedReleaseEndsTheLife() {

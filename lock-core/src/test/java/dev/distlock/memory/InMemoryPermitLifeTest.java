@@ -13,15 +13,9 @@ import org.junit.jupiter.api.Test;
  * kept for the fencing-token retention after its last use, a deleted one is forgotten; and a name is a lock or a
  * semaphore while in use, either once free.
  */
-class InMemoryPermitLifeTest {
+class InMemoryPermitLifeTest extends MemoryFixtures.StoreOnManualClock {
 
-    private static final long T0 = 1_700_000_000_000L;
-    private static final long LEASE = 10_000;
-    private static final long WAITER_TIMEOUT = 2_000;
     private static final long RETENTION = MemoryFixtures.RETENTION.toMillis();
-
-    private final MemoryFixtures.ManualClock clock = new MemoryFixtures.ManualClock(T0);
-    private final InMemoryLockStore store = MemoryFixtures.store(clock);
 
     private AcquireResult take(String name, String token, int limit, long leaseMillis) {
         return store.takePermits(name, token, 1, limit, leaseMillis, false, WAITER_TIMEOUT);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.Grant;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,14 +12,7 @@ import org.junit.jupiter.api.Test;
  * handing freed permits to the waiters at the head as long as each fits, with a claim lease and a notice, entries
  * that live to their deadline, leaving the queue, and an abandon.
  */
-class InMemoryPermitQueueTest {
-
-    private static final long T0 = 1_700_000_000_000L;
-    private static final long LEASE = 10_000;
-    private static final long WAITER_TIMEOUT = 2_000;
-
-    private final MemoryFixtures.ManualClock clock = new MemoryFixtures.ManualClock(T0);
-    private final InMemoryLockStore store = MemoryFixtures.store(clock);
+class InMemoryPermitQueueTest extends MemoryFixtures.StoreOnManualClock {
 
     private AcquireResult take(String token, int count, int limit) {
         return store.takePermits("s", token, count, limit, LEASE, false, WAITER_TIMEOUT);
@@ -30,17 +22,11 @@ class InMemoryPermitQueueTest {
         return store.takePermits("s", token, count, limit, leaseMillis, true, timeoutMillis);
     }
 
-    private List<Grant> grantsTo(String token) {
-        List<Grant> grants = new CopyOnWriteArrayList<>();
-        store.await("s", token, grants::add);
-        return grants;
-    }
-
     @Test
     void aReleaseHandsFreedPermitsToTheWaitersAtTheHeadAsLongAsEachFitsWithAClaimLease() {
-        List<Grant> toFirst = grantsTo("first");
-        List<Grant> toSecond = grantsTo("second");
-        List<Grant> toThird = grantsTo("third");
+        List<Grant> toFirst = grantsTo("s", "first");
+        List<Grant> toSecond = grantsTo("s", "second");
+        List<Grant> toThird = grantsTo("s", "third");
         long a = take("a", 3, 4).fencingToken();
         take("b", 1, 4);
         assertThat(queue("first", 2, 4, 60_000, WAITER_TIMEOUT).acquired()).isFalse();
@@ -73,8 +59,8 @@ class InMemoryPermitQueueTest {
 
     @Test
     void aWaiterForSeveralPermitsIsNotOvertakenByALaterOneForFewer() {
-        List<Grant> toBig = grantsTo("big");
-        List<Grant> toSmall = grantsTo("small");
+        List<Grant> toBig = grantsTo("s", "big");
+        List<Grant> toSmall = grantsTo("s", "small");
         long a = take("a", 2, 3).fencingToken();
         long b = take("b", 1, 3).fencingToken();
         queue("big", 2, 3, LEASE, WAITER_TIMEOUT);
@@ -152,7 +138,7 @@ class InMemoryPermitQueueTest {
 
     @Test
     void anAbandonLeavesTheQueueAndGivesBackThePermitsToTheWaitersThatFit() {
-        List<Grant> toB = grantsTo("b");
+        List<Grant> toB = grantsTo("s", "b");
         take("a", 2, 2);
         queue("b", 2, 2, LEASE, WAITER_TIMEOUT);
         queue("c", 1, 2, LEASE, WAITER_TIMEOUT);

@@ -13,15 +13,9 @@ import org.junit.jupiter.api.Test;
  * declared number, a fencing token per taking, owner-checked commands, each lease freeing exactly its own permits at
  * its instant, repeated takings, and what a busy answer and an inspection tell.
  */
-class InMemoryPermitsTest {
+class InMemoryPermitsTest extends MemoryFixtures.StoreOnManualClock {
 
-    private static final long T0 = 1_700_000_000_000L;
-    private static final long LEASE = 10_000;
-    private static final long WAITER_TIMEOUT = 2_000;
     private static final int LIMIT = 3;
-
-    private final MemoryFixtures.ManualClock clock = new MemoryFixtures.ManualClock(T0);
-    private final InMemoryLockStore store = MemoryFixtures.store(clock);
 
     private AcquireResult take(String token, int count, long leaseMillis) {
         return store.takePermits("s", token, count, LIMIT, leaseMillis, false, WAITER_TIMEOUT);

@@ -11,14 +11,7 @@ import org.junit.jupiter.api.Test;
  * What the in-memory store's inspection tells of a lock's queue, on a clock moved by hand: the live waiters' tokens
  * in the order the lock goes to them, and no more than {@link LockSnapshot#MAX_WAITER_TOKENS} of them.
  */
-class InMemoryQueueInspectionTest {
-
-    private static final long T0 = 1_700_000_000_000L;
-    private static final long LEASE = 10_000;
-    private static final long WAITER_TIMEOUT = 2_000;
-
-    private final MemoryFixtures.ManualClock clock = new MemoryFixtures.ManualClock(T0);
-    private final InMemoryLockStore store = MemoryFixtures.store(clock);
+class InMemoryQueueInspectionTest extends MemoryFixtures.StoreOnManualClock {
 
     @Test
     void listsTheLiveWaitersInArrivalOrderAndARefreshedEntryKeepsItsPlace() {

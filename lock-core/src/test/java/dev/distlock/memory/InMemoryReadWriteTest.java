@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.distlock.core.spi.AcquireResult;
 import dev.distlock.core.spi.Grant;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,15 +12,9 @@ import org.junit.jupiter.api.Test;
  * writer all of them; readers share, a queued writer is not overtaken by later readers, and a writer keeping one
  * permit (a downgrade) lets the queued readers in but no writer, its lease and fencing token unchanged.
  */
-class InMemoryReadWriteTest {
+class InMemoryReadWriteTest extends MemoryFixtures.StoreOnManualClock {
 
-    private static final long T0 = 1_700_000_000_000L;
-    private static final long LEASE = 10_000;
-    private static final long WAITER_TIMEOUT = 2_000;
     private static final int ALL = 1 << 20;
-
-    private final MemoryFixtures.ManualClock clock = new MemoryFixtures.ManualClock(T0);
-    private final InMemoryLockStore store = MemoryFixtures.store(clock);
 
     private AcquireResult read(String token, boolean queue) {
         return store.takePermits("rw", token, 1, ALL, LEASE, queue, WAITER_TIMEOUT);
@@ -31,16 +24,10 @@ class InMemoryReadWriteTest {
         return store.takePermits("rw", token, ALL, ALL, LEASE, queue, WAITER_TIMEOUT);
     }
 
-    private List<Grant> grantsTo(String token) {
-        List<Grant> grants = new CopyOnWriteArrayList<>();
-        store.await("rw", token, grants::add);
-        return grants;
-    }
-
     @Test
     void readersShareTheLockAndAQueuedWriterGetsItWhenTheLastReaderLeavesBeforeLaterReaders() {
-        List<Grant> toWriter = grantsTo("writer");
-        List<Grant> toLate = grantsTo("late");
+        List<Grant> toWriter = grantsTo("rw", "writer");
+        List<Grant> toLate = grantsTo("rw", "late");
         long r1 = read("r1", false).fencingToken();
         long r2 = read("r2", false).fencingToken();
         assertThat(r2).isGreaterThan(r1);
@@ -62,9 +49,9 @@ class InMemoryReadWriteTest {
 
     @Test
     void aWriterKeepingOnePermitLetsTheQueuedReadersInButNoWriterWithItsLeaseAndTokenUnchanged() {
-        List<Grant> toR1 = grantsTo("r1");
-        List<Grant> toR2 = grantsTo("r2");
-        List<Grant> toW2 = grantsTo("w2");
+        List<Grant> toR1 = grantsTo("rw", "r1");
+        List<Grant> toR2 = grantsTo("rw", "r2");
+        List<Grant> toW2 = grantsTo("rw", "w2");
         long w = write("w", false).fencingToken();
         read("r1", true);
         read("r2", true);
@@ -93,7 +80,7 @@ class InMemoryReadWriteTest {
 
     @Test
     void keepingAsManyPermitsAsItHoldsHandsNothingOnEvenWithPermitsFree() {
-        List<Grant> toWaiter = grantsTo("waiter");
+        List<Grant> toWaiter = grantsTo("rw", "waiter");
         store.takePermits("rw", "keeper", 1, 2, LEASE, false, WAITER_TIMEOUT);
         store.takePermits("rw", "short", 1, 2, 1_000, false, WAITER_TIMEOUT);
         store.takePermits("rw", "waiter", 1, 2, LEASE, true, 5_000);

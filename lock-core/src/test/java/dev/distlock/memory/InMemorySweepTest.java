@@ -10,15 +10,10 @@ import org.junit.jupiter.api.Test;
  * its instant. Live fencing-token counts, release traces and queue entries come through it unchanged, so a sweep is
  * never seen in the lock rules. Also the exact instants of a queue entry's life and of raising a count.
  */
-class InMemorySweepTest {
+class InMemorySweepTest extends MemoryFixtures.StoreOnManualClock {
 
-    private static final long T0 = 1_700_000_000_000L;
-    private static final long LEASE = 10_000;
-    private static final long WAITER_TIMEOUT = 2_000;
     private static final int SWEEP_EVERY = 1_024;
 
-    private final MemoryFixtures.ManualClock clock = new MemoryFixtures.ManualClock(T0);
-    private final InMemoryLockStore store = MemoryFixtures.store(clock);
     /** Acquisitions of a free name so far: each counts towards the next sweep. */
     private int grants;
     private int fillers;
