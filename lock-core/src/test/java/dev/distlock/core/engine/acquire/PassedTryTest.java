@@ -34,6 +34,14 @@ class PassedTryTest extends OnVirtualClock {
         return first.join();
     }
 
+    /** Checks that {@code call} took the lock ({@code why}), then releases it. */
+    private void releaseTaken(CompletableFuture<DetachedLock> call, String why) {
+        assertThat(call).as(why).isCompleted();
+        assertThat(call.join()).isNotNull();
+        call.join().unlockAsync();
+        clock.runPending();
+    }
+
     @Test
     void theNextCallAtTheGateGetsTheLockWithTheTrySentWithItsPredecessorsRelease() {
         DetachedLock first = held("n");
@@ -125,10 +133,7 @@ class PassedTryTest extends OnVirtualClock {
         store.release("n", "x", fence);
         clock.runPending();
 
-        assertThat(second).as("handed the lock before the process that queued after its try").isCompleted();
-        assertThat(second.join()).isNotNull();
-        second.join().unlockAsync();
-        clock.runPending();
+        releaseTaken(second, "handed the lock before the process that queued after its try");
     }
 
     @Test
@@ -150,10 +155,7 @@ class PassedTryTest extends OnVirtualClock {
 
         CompletableFuture<DetachedLock> third = tryLock("n", Duration.ZERO);
         clock.runPending();
-        assertThat(third).as("the gate went on").isCompleted();
-        assertThat(third.join()).isNotNull();
-        third.join().unlockAsync();
-        clock.runPending();
+        releaseTaken(third, "the gate went on");
     }
 
     @Test
